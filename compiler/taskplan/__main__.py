@@ -1,0 +1,3 @@
+from taskplan.cli import main
+
+main()

@@ -1,0 +1,32 @@
+"""Settings with safe defaults: the reading limits and (later) project configuration.
+
+Every limit the compiler enforces lives here, so that none is a constant
+scattered in a pass (taskplan.md, Limits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds enforced while reading and shaping a document."""
+
+    max_bytes: int = 16 * MIB
+    """Largest document, in bytes, before decoding."""
+    max_depth: int = 256
+    """Deepest nesting of mappings and sequences in one document."""
+    max_tasks: int = 50_000
+    """Most tasks (at every depth, `always` and group bodies included) in one plan."""
+    max_value_depth: int = 64
+    """Deepest nesting of TaskValues (TASK_VALUE_INVALID beyond it)."""
+    max_scalar_chars: int = 1 * MIB
+    """Longest single string or key."""
+    max_number_digits: int = 4000
+    """Longest integer literal, in digits (Python refuses to parse past 4300)."""
+
+
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,42 @@
+"""RFC 6901 JSON Pointers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def escape(token: str | int) -> str:
+    text = str(token)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return text
+
+
+def unescape(token: str) -> str:
+    if "~" in token:
+        token = token.replace("~1", "/").replace("~0", "~")
+    return token
+
+
+def join(base: str, *tokens: str | int) -> str:
+    """`join("/root", "tasks", 0)` -> `/root/tasks/0`."""
+    for token in tokens:
+        base = f"{base}/{escape(token)}"
+    return base
+
+
+def split(pointer: str) -> list[str]:
+    """`/a/b~1c` -> `["a", "b/c"]`; the empty pointer (the whole document) -> `[]`."""
+    if not pointer:
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"not a JSON pointer: {pointer!r}")
+    return [unescape(t) for t in pointer[1:].split("/")]
+
+
+def from_path(path: Iterable[str | int]) -> str:
+    return join("", *path)
+
+
+def parent(pointer: str) -> str:
+    return pointer[: pointer.rfind("/")] if pointer else ""
