@@ -22,7 +22,11 @@ class CodeInfo:
     title: str
     explanation: str
     wrong: str = ""
+    """A complete document (a TaskPlan; a catalog or workflow for those families) that produces the code."""
     right: str = ""
+    """The same document, repaired: it checks (or compiles) clean."""
+    catalog: str = ""
+    """A catalog (YAML) the examples are checked against, when they call operations."""
     severity: Severity = Severity.ERROR
 
 
