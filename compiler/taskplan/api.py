@@ -1,0 +1,270 @@
+"""The Python API: typed results, no printing.
+
+`check_plan` runs everything that can be wrong with a plan without lowering
+it (diagnostics.md, Commands and passes): read -> shape -> structure ->
+identity -> scope. Each pass runs only on what the previous one produced.
+
+The pipeline never raises on user input. An exception escaping a pass is a
+compiler bug: it becomes one `COMPILER_INTERNAL` diagnostic located at the
+plan file, and the result's exit code is 3. A file that cannot be read at all
+(missing, a directory, no permission) is not a diagnostic about its content:
+it is an `input_error` on the result, exit code 2.
+
+Catalogs: the types pass, which reads them, is not part of the pipeline yet.
+`catalogs` is accepted so that callers keep one signature, but no catalog is
+read until the catalog package and the types pass land.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Union
+
+from taskplan.config import DEFAULT_LIMITS, Limits
+from taskplan.diagnostics import Diagnostic, Diagnostics, Location, Reporter, Severity
+
+if TYPE_CHECKING:
+    from taskplan.ir.checked import CheckedPlan
+    from taskplan.source.document import SourceDocument
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+EXIT_OK = 0
+"""No errors (warnings allowed)."""
+EXIT_ERRORS = 1
+"""The input has errors."""
+EXIT_USAGE = 2
+"""Bad usage, or an input that cannot be read at all."""
+EXIT_INTERNAL = 3
+"""The compiler itself failed."""
+
+INTERNAL_CODE = "COMPILER_INTERNAL"
+
+
+class UnreadableInput(Exception):
+    """A file that cannot be read at all: not found, a directory, no permission."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"cannot read {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def read_input(path: PathLike, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The bytes of the file at `path`, at most one byte past the size limit (so that
+    the read pass reports the limit without the whole of a huge file in memory).
+
+    Raises UnreadableInput, never another OSError."""
+    display = os.fspath(path)
+    try:
+        with open(display, "rb") as handle:
+            return handle.read(limits.max_bytes + 1)
+    except FileNotFoundError:
+        reason = "no such file"
+    except IsADirectoryError:
+        reason = "is a directory, not a file"
+    except PermissionError:
+        reason = "permission denied"
+    except OSError as exc:  # a device that cannot be read, a name too long, ...
+        reason = (exc.strerror or type(exc).__name__).lower()
+    except ValueError as exc:  # an embedded NUL in the path
+        reason = str(exc)
+    raise UnreadableInput(display, reason)
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What checking one plan found."""
+
+    path: str
+    """The plan's display path, as given: every diagnostic about the plan names it."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Sorted (file, line, column, code) and deduplicated."""
+    documents: dict[str, "SourceDocument"] = field(default_factory=dict)
+    """Every document read for this check (the plan; later its catalogs), by display path."""
+    plan: "CheckedPlan | None" = None
+    """The checked plan, when the pipeline got that far (it may still have errors: see `ok`)."""
+    input_error: str | None = None
+    """Why the file could not be read at all (then nothing else was done)."""
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
+
+    @property
+    def ok(self) -> bool:
+        """Readable and without errors (warnings allowed)."""
+        return self.input_error is None and self.errors == 0
+
+    @property
+    def exit_code(self) -> int:
+        if any(d.code == INTERNAL_CODE for d in self.diagnostics):
+            return EXIT_INTERNAL
+        if self.input_error is not None:
+            return EXIT_USAGE
+        return EXIT_ERRORS if self.errors else EXIT_OK
+
+
+@dataclass(slots=True)
+class CheckRun:
+    """What checking several plans in one run found."""
+
+    results: list[CheckResult]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """All diagnostics of all plans, in one sorted, deduplicated list."""
+        sink = Diagnostics()
+        for result in self.results:
+            sink.extend(result.diagnostics)
+        return sink.sorted()
+
+    @property
+    def documents(self) -> dict[str, "SourceDocument"]:
+        out: dict[str, SourceDocument] = {}
+        for result in self.results:
+            out.update(result.documents)
+        return out
+
+    @property
+    def checked(self) -> int:
+        """How many plans could be read (and so were checked)."""
+        return sum(1 for r in self.results if r.input_error is None)
+
+    @property
+    def input_errors(self) -> list[UnreadableInput]:
+        return [UnreadableInput(r.path, r.input_error) for r in self.results if r.input_error is not None]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    @property
+    def exit_code(self) -> int:
+        """The worst exit code of any plan (0 for no plans)."""
+        return max((r.exit_code for r in self.results), default=EXIT_OK)
+
+
+def check_plan(
+    path: PathLike,
+    *,
+    catalogs: Sequence[PathLike] = (),
+    limits: Limits = DEFAULT_LIMITS,
+    text: bytes | None = None,
+) -> CheckResult:
+    """Check the plan at `path` (or `text`, the plan's bytes, shown as `path`).
+
+    `catalogs` are not read yet: the types pass is not in the pipeline (see the
+    module docstring)."""
+    display = os.fspath(path)
+    result = CheckResult(path=display)
+    if text is None:
+        try:
+            text = read_input(display, limits)
+        except UnreadableInput as exc:
+            result.input_error = exc.reason
+            return result
+    sink = Diagnostics()
+    _Pipeline(display, text, limits, sink, result).run()
+    result.diagnostics = sink.sorted()
+    return result
+
+
+def check_plans(
+    paths: Iterable[PathLike],
+    *,
+    catalogs: Sequence[PathLike] = (),
+    limits: Limits = DEFAULT_LIMITS,
+) -> CheckRun:
+    """Check several plans in one run (a path given twice is checked once)."""
+    seen: set[str] = set()
+    results: list[CheckResult] = []
+    for path in paths:
+        display = os.fspath(path)
+        if display in seen:
+            continue
+        seen.add(display)
+        results.append(check_plan(display, catalogs=catalogs, limits=limits))
+    return CheckRun(results)
+
+
+class _Pipeline:
+    """One plan through the check passes; an exception in a pass becomes COMPILER_INTERNAL."""
+
+    def __init__(self, path: str, data: bytes, limits: Limits, sink: Diagnostics, result: CheckResult):
+        self.path = path
+        self.data = data
+        self.limits = limits
+        self.sink = sink
+        self.result = result
+        self.stage = "read"
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except Exception as exc:  # noqa: BLE001 - a bug of ours, reported as such
+            self.sink.add(internal_error(self.path, self.stage, exc))
+
+    def _run(self) -> None:
+        # Imported here so that importing the API (and `taskplan --version`) stays cheap.
+        from taskplan.passes import identity, scope, shape, structure
+        from taskplan.source.read import read_document
+
+        self.stage = "read"
+        document = read_document(self.data, self.path, self.sink, limits=self.limits)
+        self.result.documents[self.path] = document
+        if not document.ok:
+            return
+        reporter = Reporter(document, self.sink)
+
+        self.stage = "shape"
+        plan = shape.shape(document, reporter, self.limits)
+        if plan is None:
+            return
+
+        self.stage = "structure"
+        structure.run(plan, reporter, self.limits)
+
+        self.stage = "identity"
+        table = identity.run(plan, reporter)
+
+        self.stage = "scope"
+        self.result.plan = scope.run(plan, table, reporter)
+        # The types pass (catalog contracts) comes next, once it exists.
+
+
+def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
+    """The one diagnostic for an exception that escaped the `stage` pass while
+    working on the file at `path`."""
+    where = _innermost_frame(exc)
+    detail = " ".join(str(exc).split()) or "(no message)"
+    if len(detail) > 500:
+        detail = detail[:500] + "..."
+    return Diagnostic(
+        code=INTERNAL_CODE,
+        severity=Severity.ERROR,
+        message=f"internal compiler error in the {stage} pass: {type(exc).__name__}: {detail}{where}",
+        location=Location(path, "", 1, 1, 1, 1),
+        hint="this is a bug in taskplan, not in the input; please report it together with the input",
+    )
+
+
+def _innermost_frame(exc: BaseException) -> str:
+    """` (at taskplan/passes/scope.py:123)`: the deepest frame inside the package."""
+    root = Path(__file__).resolve().parent
+    found = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        try:
+            relative = Path(frame.filename).resolve().relative_to(root.parent)
+        except ValueError:
+            continue
+        found = f" (at {relative.as_posix()}:{frame.lineno})"
+    return found

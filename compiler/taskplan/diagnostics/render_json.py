@@ -1,0 +1,55 @@
+"""The `json` rendering: the contract of diagnostics.md, for CI and models.
+
+```json
+{"diagnostics": [Diagnostic.to_json(), ...],
+ "summary": {"errors": 1, "warnings": 0, "files": 2}}
+```
+
+`files` is the number of documents checked. The diagnostics are sorted and
+deduplicated (`Diagnostics.sorted()`: file, line, column, code); fields keep the
+contract's order, non-ASCII text is written as is (UTF-8), and the output
+ends with a newline: the same diagnostics give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from taskplan.diagnostics.diagnostic import Diagnostic, Severity
+from taskplan.diagnostics.reporter import Diagnostics
+
+if TYPE_CHECKING:
+    from taskplan.source.document import SourceDocument
+
+
+def sort_diagnostics(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """The contract's order (file, line, column, code) without duplicates."""
+    collected = Diagnostics()
+    collected.extend(diagnostics)
+    return collected.sorted()
+
+
+def document(diagnostics: Sequence[Diagnostic], *, files: int = 0) -> dict[str, Any]:
+    """The JSON document as Python data."""
+    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    return {
+        "diagnostics": [d.to_json() for d in diagnostics],
+        "summary": {"errors": errors, "warnings": len(diagnostics) - errors, "files": files},
+    }
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    documents: Mapping[str, "SourceDocument"] | None = None,
+    files: int = 0,
+    unreadable: int = 0,
+    color: bool = False,
+    noun: str = "plan",
+) -> str:
+    """Render `diagnostics`, sorted and deduplicated. `documents`, `unreadable`, `color` and
+    `noun` are part of every renderer's signature; JSON does not use them."""
+    ordered = sort_diagnostics(diagnostics)
+    return json.dumps(document(ordered, files=files), ensure_ascii=False, indent=2) + "\n"
