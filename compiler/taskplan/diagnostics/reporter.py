@@ -11,6 +11,7 @@ from taskplan.diagnostics.registry import REGISTRY
 
 if TYPE_CHECKING:
     from taskplan.source.document import SourceDocument
+    from taskplan.source.span import Span
 
 
 class Diagnostics:
@@ -55,7 +56,11 @@ class Reporter:
         self.document = document
         self.sink = sink
 
-    def locate(self, pointer: str, *, key: bool = False) -> Location:
+    def locate(self, pointer: str, *, key: bool = False, span: "Span | None" = None) -> Location:
+        if span is not None:
+            # An explicit place, for findings that no pointer resolves to: a syntax
+            # error at the parser's position, the second of two duplicate keys.
+            return Location(self.document.path, pointer, span.line, span.column, span.end_line, span.end_column)
         resolved = self.document.map.resolve(pointer, key=key)
         span = resolved.span
         # A pointer to something absent names its nearest written ancestor: the
@@ -64,8 +69,8 @@ class Reporter:
             self.document.path, resolved.pointer, span.line, span.column, span.end_line, span.end_column
         )
 
-    def related(self, pointer: str, message: str, *, key: bool = False) -> Related:
-        return Related(message, self.locate(pointer, key=key))
+    def related(self, pointer: str, message: str, *, key: bool = False, span: "Span | None" = None) -> Related:
+        return Related(message, self.locate(pointer, key=key, span=span))
 
     def report(
         self,
@@ -78,14 +83,16 @@ class Reporter:
         hint: str | None = None,
         related: Iterable[Related] = (),
         severity: Severity | None = None,
+        span: "Span | None" = None,
     ) -> Diagnostic:
-        """Report `code` at `pointer` (at the key of that member with `key=True`)."""
+        """Report `code` at `pointer` (at the key of that member with `key=True`;
+        at `span` instead of the pointer's resolved place when one is given)."""
         info = REGISTRY[code]  # an unregistered code is a compiler bug
         diagnostic = Diagnostic(
             code=code,
             severity=severity or info.severity,
             message=message,
-            location=self.locate(pointer, key=key),
+            location=self.locate(pointer, key=key, span=span),
             subject=tuple(subject.items()) if subject else (),
             related=tuple(related),
             hint=hint,
