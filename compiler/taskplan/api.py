@@ -44,6 +44,9 @@ EXIT_INTERNAL = 3
 
 INTERNAL_CODE = "COMPILER_INTERNAL"
 
+CHECK_PASSES = ("read", "shape", "structure", "identity", "scope")
+"""The passes `check_plan` runs, in order: the owners (CodeInfo.owner) of every code it can report."""
+
 
 class UnreadableInput(Exception):
     """A file that cannot be read at all: not found, a directory, no permission."""

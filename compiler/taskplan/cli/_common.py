@@ -104,10 +104,16 @@ def use_color(choice: str, stream: IO[Any] | None = None) -> bool:
 def write(text: str, *, err: bool = False) -> None:
     """Write `text` as UTF-8 whatever the locale (a lone surrogate is escaped, never
     fatal). A closed pipe (`taskplan check ... | head`) ends the output quietly."""
-    stream = click.get_binary_stream("stderr" if err else "stdout")
+    stream = sys.stderr if err else sys.stdout
     try:
-        stream.write(text.encode("utf-8", "backslashreplace"))
-        stream.flush()
+        binary = getattr(stream, "buffer", None)
+        if binary is None:  # a replaced stream without bytes underneath
+            stream.write(text)
+            stream.flush()
+        else:
+            stream.flush()
+            binary.write(text.encode("utf-8", "backslashreplace"))
+            binary.flush()
     except BrokenPipeError:
         # Python would complain again when flushing at exit: point stdout at nothing.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,0 +1,168 @@
+"""The fixture corpus: every case of fixtures/errors/*/manifest.yaml produces exactly the
+diagnostics it lists; every case of fixtures/valid/manifest.yaml checks without errors.
+
+Manifest format (docs/architecture.md, Fixture corpus):
+
+    cases:
+      - plan: duplicate-key.taskplan.yaml      # relative to the manifest's folder
+        catalogs: []                           # relative to fixtures/catalogs/
+        expect:
+          - {code: PLAN_DUPLICATE_KEY, pointer: /root/tasks/0/id, line: 6, column: 7}
+
+An expectation matches a diagnostic with the same code, file (default: the
+plan; else relative to fixtures/catalogs/) and pointer, and the same line,
+column, endLine and endColumn where those are given. The expected and actual
+diagnostics must match one to one: nothing missing, nothing extra.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from taskplan.api import CHECK_PASSES, EXIT_ERRORS, EXIT_OK, check_plan
+from taskplan.diagnostics import Diagnostic, Severity
+from taskplan.diagnostics.registry import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+CATALOGS = FIXTURES / "catalogs"
+
+CASE_KEYS = {"plan", "workflow", "catalogs", "expect", "note"}
+EXPECT_KEYS = {"code", "pointer", "file", "line", "column", "endLine", "endColumn"}
+POSITION_KEYS = ("line", "column", "endLine", "endColumn")
+
+COMPILE_ONLY = {"CHOICE_REQUIRED": "needs a compile without a selection; check checks every alternative"}
+"""Codes owned by a check pass that `check` itself never reports."""
+
+
+@dataclass(frozen=True)
+class Case:
+    manifest: Path
+    index: int
+    data: dict[str, Any]
+    valid: bool
+
+    @property
+    def id(self) -> str:
+        family = "valid" if self.valid else self.manifest.parent.name
+        name = self.data.get("plan") or self.data.get("workflow") or f"case{self.index}"
+        stem = str(name).split(".")[0]
+        catalogs = self.data.get("catalogs") or []
+        suffix = f"+{'+'.join(Path(str(c)).stem for c in catalogs)}" if catalogs else ""
+        return f"{family}/{stem}{suffix}"
+
+
+def _load(manifest: Path, valid: bool) -> list[Case]:
+    data = YAML(typ="safe", pure=False).load(manifest.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict) or not isinstance(data.get("cases", []), list):
+        raise ValueError(f"{manifest}: expected a mapping with a list `cases`")
+    return [Case(manifest, i, case, valid) for i, case in enumerate(data.get("cases") or [])]
+
+
+def _cases() -> list[Case]:
+    cases: list[Case] = []
+    valid = FIXTURES / "valid" / "manifest.yaml"
+    if valid.is_file():
+        cases += _load(valid, True)
+    for manifest in sorted((FIXTURES / "errors").glob("*/manifest.yaml")):
+        cases += _load(manifest, False)
+    return cases
+
+
+CASES = _cases()
+
+
+def _validate_case(case: Case) -> None:
+    """A typo in a manifest must fail loudly, never pass silently."""
+    where = f"{case.manifest.relative_to(ROOT)} case {case.index}"
+    assert isinstance(case.data, dict), f"{where}: a case is a mapping"
+    unknown = set(case.data) - CASE_KEYS
+    assert not unknown, f"{where}: unknown keys {sorted(unknown)}"
+    assert ("plan" in case.data) != ("workflow" in case.data), f"{where}: exactly one of plan/workflow"
+    expect = case.data.get("expect") or []
+    assert isinstance(expect, list), f"{where}: expect is a list"
+    if not case.valid:
+        assert expect, f"{where}: an error case lists what it expects"
+    for item in expect:
+        assert isinstance(item, dict), f"{where}: an expectation is a mapping"
+        unknown = set(item) - EXPECT_KEYS
+        assert not unknown, f"{where}: unknown expectation keys {sorted(unknown)}"
+        assert "code" in item and "pointer" in item, f"{where}: an expectation needs code and pointer"
+        assert item["code"] in REGISTRY, f"{where}: {item['code']} is not a registered code"
+
+
+def _file_key(path: str | Path) -> str:
+    return str(Path(path).resolve())
+
+
+def _unmatched(expect: list[dict[str, Any]], actual: list[Diagnostic], plan: Path) -> tuple[list, list]:
+    """Match expectations to diagnostics one to one; return what is left on each side."""
+    left = list(actual)
+    missing = []
+    # The most specific expectations first, so a vaguer one cannot take their diagnostic.
+    for item in sorted(expect, key=lambda e: -sum(k in e for k in POSITION_KEYS)):
+        file = _file_key(CATALOGS / item["file"]) if "file" in item else _file_key(plan)
+        for i, d in enumerate(left):
+            loc = d.location
+            if (d.code, _file_key(loc.file), loc.pointer) != (item["code"], file, item["pointer"]):
+                continue
+            position = {"line": loc.line, "column": loc.column, "endLine": loc.end_line, "endColumn": loc.end_column}
+            if all(item[k] == position[k] for k in POSITION_KEYS if k in item):
+                del left[i]
+                break
+        else:
+            missing.append(item)
+    return missing, left
+
+
+def _describe(d: Diagnostic) -> str:
+    loc = d.location
+    return f"{d.code} {loc.pointer} {Path(loc.file).name}:{loc.line}:{loc.column}-{loc.end_line}:{loc.end_column}: {d.message}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_case(case: Case) -> None:
+    _validate_case(case)
+    if "workflow" in case.data:
+        pytest.skip("workflow validation cases run once taskplan.api has validate_workflow")
+    plan = case.manifest.parent / case.data["plan"]
+    catalogs = [CATALOGS / c for c in case.data.get("catalogs") or []]
+    assert plan.is_file(), f"missing fixture {plan}"
+    result = check_plan(plan, catalogs=catalogs)
+    assert result.input_error is None, result.input_error
+    expect = case.data.get("expect") or []
+    missing, extra = _unmatched(expect, result.diagnostics, plan)
+    if case.valid:
+        extra = [d for d in extra if d.severity is Severity.ERROR or expect]
+    report = "\n".join(
+        ["expected but not reported:"]
+        + [f"  {item}" for item in missing]
+        + ["reported but not expected:"]
+        + [f"  {_describe(d)}" for d in extra]
+    )
+    assert not missing and not extra, report
+    assert result.exit_code == (EXIT_OK if case.valid else EXIT_ERRORS)
+
+
+def test_the_corpus_exists():
+    assert any(c.valid for c in CASES), "fixtures/valid/manifest.yaml lists no plan"
+    assert any(not c.valid for c in CASES), "no fixtures/errors/*/manifest.yaml lists a case"
+
+
+def test_every_code_of_the_check_passes_has_a_fixture():
+    """Each code that `check` can report (its owner is one of api.CHECK_PASSES) is
+    triggered by at least one error case."""
+    covered = Counter(item.get("code") for c in CASES if not c.valid for item in c.data.get("expect") or [])
+    wanted = [
+        info.code
+        for info in REGISTRY.values()
+        if info.owner in CHECK_PASSES and info.code not in COMPILE_ONLY
+    ]
+    lacking = [code for code in wanted if not covered[code]]
+    assert not lacking, f"codes without a fixture case: {', '.join(lacking)}"

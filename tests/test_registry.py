@@ -1,0 +1,82 @@
+"""The code registry: complete entries, the spec's codes all registered, examples that
+really produce their code, and docs/diagnostics.md in step with it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from taskplan.api import CHECK_PASSES, check_plan
+from taskplan.diagnostics import Severity
+from taskplan.diagnostics.docs import DEFAULT_PATH, FAMILY_ORDER, OWNERS, generate
+from taskplan.diagnostics.registry import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT.parent / "shared" / "spec" / "diagnostics.md"
+CODE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
+
+
+def _spec_codes() -> dict[str, str]:
+    """code -> family, from the spec's table of codes."""
+    codes: dict[str, str] = {}
+    for line in SPEC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and "`" in cells[1]:
+            for code in re.findall(r"`([A-Z0-9_]+)`", cells[1]):
+                codes[code] = cells[0]
+    return codes
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_every_code_is_complete(code):
+    info = REGISTRY[code]
+    assert info.code == code
+    assert CODE.match(code), "codes are SCREAMING_SNAKE"
+    assert info.title.strip(), "a title"
+    assert info.explanation.strip(), "an explanation"
+    assert info.owner in OWNERS, f"an owner among {sorted(OWNERS)}"
+    assert info.family in FAMILY_ORDER, f"a family among {FAMILY_ORDER}"
+    assert isinstance(info.severity, Severity)
+
+
+def test_every_code_of_the_spec_is_registered():
+    if not SPEC.is_file():
+        pytest.skip(f"the shared spec is not beside this checkout ({SPEC})")
+    spec = _spec_codes()
+    assert len(spec) > 50, "the spec's code table was not found"
+    missing = sorted(set(spec) - set(REGISTRY))
+    assert not missing, f"codes in the spec but not registered: {missing}"
+    wrong_family = sorted(c for c, family in spec.items() if REGISTRY[c].family != family)
+    assert not wrong_family, f"codes registered under another family than the spec's: {wrong_family}"
+
+
+CHECKABLE = sorted(c for c, i in REGISTRY.items() if i.owner in CHECK_PASSES and i.wrong)
+
+
+@pytest.mark.parametrize("code", CHECKABLE)
+def test_wrong_example_produces_its_code_and_right_one_checks(code):
+    """For codes `check` reports, with an example: the wrong one produces the code, the
+    right one checks without errors. (Examples of later passes are tested by their commands.)"""
+    info = REGISTRY[code]
+    wrong = check_plan("wrong.taskplan.yaml", text=info.wrong.encode("utf-8"))
+    assert code in {d.code for d in wrong.diagnostics}, [f"{d.code}: {d.message}" for d in wrong.diagnostics]
+    assert wrong.exit_code == 1
+    if info.right:
+        right = check_plan("right.taskplan.yaml", text=info.right.encode("utf-8"))
+        assert right.ok, [f"{d.code}: {d.message}" for d in right.diagnostics]
+
+
+def test_docs_are_generated_from_the_registry():
+    assert DEFAULT_PATH == ROOT / "docs" / "diagnostics.md"
+    committed = DEFAULT_PATH.read_text(encoding="utf-8") if DEFAULT_PATH.is_file() else ""
+    assert committed == generate(), "docs/diagnostics.md is stale: run python -m taskplan.diagnostics.docs"
+
+
+def test_docs_have_a_section_per_code():
+    text = generate()
+    for code, info in REGISTRY.items():
+        assert f"\n### {code}\n" in text
+        if info.wrong:
+            assert info.wrong.strip() in text
