@@ -1,12 +1,303 @@
 """The identity pass: the one namespace of task, group and choice IDs; lexical rules;
-names duplicated within a list."""
+names duplicated within a list.
+
+One pre-order walk in field order (inputs, root, groups, choices; in a scope:
+tasks, outputs, always; a task's own fields before its child scopes) defines
+document order: the first declaration of an ID wins, every later one is
+TASK_ID_DUPLICATE with the first as related location.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from taskplan.diagnostics import Reporter
-from taskplan.ir.checked import IdentityTable
-from taskplan.model.plan import TaskPlan
+from taskplan.ir.checked import (
+    DECL_CHOICE,
+    DECL_GROUP,
+    DECL_TASK,
+    Declaration,
+    IdentityTable,
+    iter_subvalues,
+)
+from taskplan.model.plan import (
+    CallTask,
+    ConditionalTask,
+    ForeachTask,
+    InvalidTask,
+    ObjectValue,
+    OperationTask,
+    ParallelTask,
+    PlanningChoice,
+    SequenceTask,
+    TaskGroup,
+    TaskInput,
+    TaskPlan,
+    TaskScope,
+    TaskType,
+    TransformTask,
+    ValueTask,
+)
+
+ID_MAX = 64
+ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+_ID_SET = frozenset(ID_CHARS)
+RESERVED_PREFIX = "__"
+RULE = "1-64 ASCII letters, digits, `_` or `-`"
+
+
+def lexical_problem(text: str) -> str | None:
+    """Why `text` is not a well-formed ID or name (None when it is). An exact check over
+    every character: no regex, so no end-of-line anchor lets a trailing newline in."""
+    if not text:
+        return "it is empty"
+    if len(text) > ID_MAX:
+        return f"it is {len(text)} characters long (at most {ID_MAX})"
+    if text.strip(ID_CHARS):  # some character outside the set
+        for i, ch in enumerate(text):
+            if ch not in _ID_SET:
+                return f"{_describe_char(ch)} at position {i + 1} is not allowed"
+    return None
+
+
+def is_valid_id(text: str) -> bool:
+    return 0 < len(text) <= ID_MAX and not text.strip(ID_CHARS) and not text.startswith(RESERVED_PREFIX)
+
+
+def _describe_char(ch: str) -> str:
+    names = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a carriage return", ".": "`.`", "/": "`/`"}
+    if ch in names:
+        return names[ch]
+    if ch.isprintable():
+        return f"`{ch}`"
+    return f"U+{ord(ch):04X}"
+
+
+def suggest_id(text: str) -> str | None:
+    """A well-formed ID close to `text` (for hints only: IDs are never renamed)."""
+    out = "".join(ch if ch in _ID_SET else "_" for ch in text.strip())
+    while "__" in out:
+        out = out.replace("__", "_")
+    out = out.strip("_")[:ID_MAX].rstrip("_")
+    return out or None
+
+
+def _code_text(text: str) -> str:
+    """`text` for a message: in backticks, with control characters made visible."""
+    shown = text if text.isprintable() else repr(text)[1:-1]
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"`{shown}`"
+
+
+class _Identity:
+    def __init__(self, reporter: Reporter):
+        self.reporter = reporter
+        self.table = IdentityTable()
+
+    # ------------------------------------------------------------------ IDs
+
+    def declare(self, ident: Any, kind: str, pointer: str, model: Any) -> None:
+        if not isinstance(ident, str):
+            return  # no usable ID: the shape pass reported it; it declares nothing
+        table = self.table
+        id_ptr = f"{pointer}/id"
+        valid = True
+        problem = lexical_problem(ident)
+        subject = {kind: ident}
+        if problem is not None:
+            valid = False
+            suggestion = suggest_id(ident)
+            self.reporter.report(
+                "TASK_ID_INVALID",
+                id_ptr,
+                f"{kind} ID {_code_text(ident)} is not valid: {problem}; an ID is {RULE}",
+                subject=subject,
+                hint=f"rename it, for example to `{suggestion}`" if suggestion else f"give it an ID of {RULE}",
+            )
+        elif ident.startswith(RESERVED_PREFIX):
+            valid = False
+            suggestion = suggest_id(ident)
+            self.reporter.report(
+                "TASK_ID_RESERVED",
+                id_ptr,
+                f"{kind} ID `{ident}` starts with `__`, which is reserved for the compiler's generated IDs",
+                subject=subject,
+                hint=f"rename it, for example to `{suggestion}`" if suggestion else "rename it without the leading `__`",
+            )
+        if not valid:
+            table.invalid_ids.add(pointer)
+        first = table.declarations.get(ident)
+        if first is None:
+            table.declarations[ident] = Declaration(ident, kind, pointer, model, valid)
+            return
+        first.copies.append(pointer)
+        table.copies.add(pointer)
+        if not valid:
+            return  # already reported as invalid: one mistake, one diagnostic
+        self.reporter.report(
+            "TASK_ID_DUPLICATE",
+            id_ptr,
+            f"{kind} ID `{ident}` is already declared by the {first.kind} at {first.pointer}",
+            subject=subject,
+            hint="task, group and choice IDs share one namespace across the whole plan (at every depth); rename one of them",
+            related=[self.reporter.related(f"{first.pointer}/id", f"`{ident}` is first declared here")],
+        )
+
+    # ---------------------------------------------------------------- names
+
+    def names(self, items: Any, list_ptr: str, what: str, *, lexical: bool = True, key: str = "name") -> None:
+        """Names within one list: the lexical rule (unless `lexical` is False) and
+        NAME_DUPLICATE at every later occurrence."""
+        if not isinstance(items, list) or not items:
+            return
+        seen: dict[str, str] = {}
+        bad = self.table.bad_names
+        for i, item in enumerate(items):
+            name = getattr(item, key, None)
+            if not isinstance(name, str):
+                continue
+            ptr = f"{list_ptr}/{i}/{key}"
+            if lexical:
+                problem = lexical_problem(name)
+                if problem is not None:
+                    bad.add(ptr)
+                    suggestion = suggest_id(name)
+                    self.reporter.report(
+                        "TASK_ID_INVALID",
+                        ptr,
+                        f"{what} name {_code_text(name)} is not valid: {problem}; a name is {RULE}",
+                        hint=f"rename it, for example to `{suggestion}`" if suggestion else f"use a name of {RULE}",
+                    )
+                    seen.setdefault(name, ptr)
+                    continue
+            first = seen.get(name)
+            if first is None:
+                seen[name] = ptr
+                continue
+            bad.add(ptr)
+            self.reporter.report(
+                "NAME_DUPLICATE",
+                ptr,
+                f"{what} name `{name}` appears twice in this list",
+                hint="a name appears once per list: remove or rename this one",
+                related=[self.reporter.related(first, f"`{name}` first appears here")],
+            )
+
+    def values(self, value: Any, pointer: str) -> None:
+        for ptr, v, _depth in iter_subvalues(value, pointer):
+            if isinstance(v, ObjectValue):
+                self.names(v.members, f"{ptr}/members", "member")
+
+    def named_values(self, items: Any, list_ptr: str, what: str, *, lexical: bool = True) -> None:
+        self.names(items, list_ptr, what, lexical=lexical)
+        if isinstance(items, list):
+            for i, item in enumerate(items):
+                value = getattr(item, "value", None)
+                if value is not None:
+                    self.values(value, f"{list_ptr}/{i}/value")
+
+    def inputs(self, items: Any, list_ptr: str, what: str) -> None:
+        """Declared inputs (workflow, group, or the fields of an object type)."""
+        self.names(items, list_ptr, what)
+        if isinstance(items, list):
+            for i, item in enumerate(items):
+                if isinstance(item, TaskInput):
+                    self.type(item.type, f"{list_ptr}/{i}/type")
+                    if item.default is not None:
+                        self.values(item.default, f"{list_ptr}/{i}/default")
+
+    def type(self, t: Any, pointer: str) -> None:
+        # types nest as deep as the document; walk them without recursion
+        stack: list[tuple[str, Any]] = [(pointer, t)]
+        while stack:
+            ptr, ty = stack.pop()
+            if not isinstance(ty, TaskType):
+                continue
+            fields = ty.fields
+            self.names(fields, f"{ptr}/fields", "field")
+            later: list[tuple[str, Any]] = []
+            if ty.items is not None:
+                later.append((f"{ptr}/items", ty.items))
+            for j, f in enumerate(fields):
+                if isinstance(f, TaskInput):
+                    later.append((f"{ptr}/fields/{j}/type", f.type))
+                    if f.default is not None:
+                        self.values(f.default, f"{ptr}/fields/{j}/default")
+            stack.extend(reversed(later))
+
+    # -------------------------------------------------------------- structure
+
+    def task(self, task: Any, ptr: str, stack: list[tuple[str, str, Any]]) -> None:
+        if isinstance(task, InvalidTask):
+            self.declare(task.id, DECL_TASK, ptr, task)
+            return  # values inside a placeholder are not checked
+        self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
+        children: list[tuple[str, str, Any]] = []
+        if isinstance(task, OperationTask):
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
+        elif isinstance(task, TransformTask):
+            self.named_values(task.inputs, f"{ptr}/inputs", "input")
+            self.type(task.resultType, f"{ptr}/resultType")
+        elif isinstance(task, ValueTask):
+            self.named_values(task.outputs, f"{ptr}/outputs", "output")
+        elif isinstance(task, CallTask):
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding")
+        elif isinstance(task, SequenceTask):
+            children.append(("scope", f"{ptr}/body", task.body))
+        elif isinstance(task, ConditionalTask):
+            self.values(task.condition, f"{ptr}/condition")
+            children.append(("scope", f"{ptr}/body", task.body))
+            if task.otherwise is not None:
+                children.append(("scope", f"{ptr}/otherwise", task.otherwise))
+        elif isinstance(task, ParallelTask):
+            for i, branch in enumerate(task.branches):
+                children.append(("scope", f"{ptr}/branches/{i}", branch))
+        elif isinstance(task, ForeachTask):
+            self.values(task.items, f"{ptr}/items")
+            children.append(("scope", f"{ptr}/body", task.body))
+        stack.extend(reversed(children))
+
+    def scope(self, scope: Any, ptr: str) -> None:
+        stack: list[tuple[str, str, Any]] = [("scope", ptr, scope)]
+        while stack:
+            what, p, node = stack.pop()
+            if what == "task":
+                self.task(node, p, stack)
+            elif what == "outputs":
+                self.named_values(node, p, "output")
+            elif isinstance(node, TaskScope):
+                items: list[tuple[str, str, Any]] = [("task", f"{p}/tasks/{i}", t) for i, t in enumerate(node.tasks)]
+                items.append(("outputs", f"{p}/outputs", node.outputs))
+                items.extend(("task", f"{p}/always/{i}", t) for i, t in enumerate(node.always))
+                stack.extend(reversed(items))
+
+    def plan(self, plan: TaskPlan) -> None:
+        self.inputs(plan.inputs, "/inputs", "input")
+        self.scope(plan.root, "/root")
+        for g, group in enumerate(plan.groups):
+            ptr = f"/groups/{g}"
+            if not isinstance(group, TaskGroup):
+                continue
+            self.declare(group.id, DECL_GROUP, ptr, group)
+            self.inputs(group.inputs, f"{ptr}/inputs", "group input")
+            self.scope(group.body, f"{ptr}/body")
+        for c, choice in enumerate(plan.choices):
+            ptr = f"/choices/{c}"
+            if not isinstance(choice, PlanningChoice):
+                continue
+            self.declare(choice.id, DECL_CHOICE, ptr, choice)
+            self.type(choice.type, f"{ptr}/type")
+            self.names(choice.alternatives, f"{ptr}/alternatives", "alternative", key="id")
+            for i, alt in enumerate(choice.alternatives):
+                value = getattr(alt, "value", None)
+                if value is not None:
+                    self.values(value, f"{ptr}/alternatives/{i}/value")
 
 
 def run(plan: TaskPlan, reporter: Reporter) -> IdentityTable:
-    raise NotImplementedError
+    """Check the one ID namespace and the names of every list; return the table of
+    first declarations that the scope pass resolves references against."""
+    walker = _Identity(reporter)
+    walker.plan(plan)
+    return walker.table

@@ -1,12 +1,1087 @@
 """The scope pass: the scope tree, visibility, captures, exports, dependencies and
-their order, cycles, groups, choices. Produces the CheckedPlan."""
+their order, cycles, groups, choices. Produces the CheckedPlan.
+
+Four steps, each linear in the plan (times the nesting depth for walks up the
+scope tree):
+
+1. build the tree: a ScopeNode per scope, a TaskNode per task, GroupNode,
+   ChoiceNode, InputDecl, in document order;
+2. resolve every reference (each `dependsOn` entry, each `output`, `present`,
+   `input`, `choice`, `item` and `index` value) against the visibility rules,
+   recording dependencies (captures make the compound task that owns a scope
+   depend on what its insides read) and captures on each scope boundary crossed;
+   check `call` tasks against their group;
+3. order each scope (Kahn with a heap keyed by list index) and report each cycle
+   once (Tarjan's strongly connected components, iteratively);
+4. report loops of groups calling each other, once per loop.
+"""
 
 from __future__ import annotations
 
+import difflib
+import heapq
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
 from taskplan.diagnostics import Reporter
-from taskplan.ir.checked import CheckedPlan, IdentityTable
-from taskplan.model.plan import TaskPlan
+from taskplan.ir.checked import (
+    REF_DEPENDS,
+    REF_INDEX,
+    REF_INPUT,
+    REF_ITEM,
+    Capture,
+    CheckedPlan,
+    ChoiceNode,
+    Dependency,
+    GroupNode,
+    IdentityTable,
+    InputDecl,
+    OutputDecl,
+    Resolution,
+    ScopeNode,
+    ScopeRole,
+    TaskNode,
+    iter_subvalues,
+    task_value_slots,
+)
+from taskplan.model.plan import (
+    CallTask,
+    ChoiceValue,
+    ConditionalTask,
+    ForeachTask,
+    IndexValue,
+    InputValue,
+    InvalidTask,
+    ItemValue,
+    OutputValue,
+    ParallelTask,
+    PlanningChoice,
+    PresentValue,
+    SequenceTask,
+    TaskGroup,
+    TaskInput,
+    TaskOutput,
+    TaskPlan,
+    TaskScope,
+    ValueTask,
+)
+
+SUGGESTION_BUDGET = 200_000
+"""Most candidate comparisons spent on "did you mean" hints in one run: suggestions
+stay cheap however many unknown names a plan has."""
+
+
+class _Suggester:
+    """`did you mean` over a candidate list, with a global comparison budget."""
+
+    def __init__(self) -> None:
+        self.budget = SUGGESTION_BUDGET
+
+    def closest(self, name: str, candidates: Callable[[], list[str]]) -> str | None:
+        pool = candidates()
+        if not pool:
+            return None
+        folded = name.casefold()
+        for c in pool:  # a case slip is the likeliest mistake
+            if c.casefold() == folded and c != name:
+                return c
+        if self.budget < len(pool):
+            return None
+        self.budget -= len(pool)
+        found = difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
+        return found[0] if found else None
+
+
+def _did_you_mean(found: str | None) -> str | None:
+    return f"did you mean `{found}`?" if found else None
+
+
+def _port_text(port: str | None) -> str:
+    return f", port: {port}" if port is not None else ", port: null"
+
+
+class _ScopePass:
+    def __init__(self, plan: TaskPlan, identity: IdentityTable, reporter: Reporter):
+        self.plan = plan
+        self.identity = identity
+        self.reporter = reporter
+        root = ScopeNode("/root", plan.root, ScopeRole.ROOT, None, None)
+        self.cp = CheckedPlan(plan, identity, root)
+        self.walk: list[tuple[TaskNode | None, ScopeNode]] = []
+        """Document order of the reference sites: (task, its scope) for a task's own
+        fields, (None, scope) for a scope's `outputs`."""
+        self.suggest = _Suggester()
+        self._task_ids: list[str] | None = None
+        self._choice_ids: list[str] | None = None
+        self.group_input_owner: dict[str, GroupNode] = {}
+
+    # ================================================================ 1. build
+
+    def build(self) -> None:
+        cp, plan, identity = self.cp, self.plan, self.identity
+        for i, inp in enumerate(plan.inputs):
+            if isinstance(inp, TaskInput) and isinstance(inp.name, str):
+                ptr = f"/inputs/{i}"
+                decl = InputDecl(inp.name, inp, ptr, None, identity.name_ok(f"{ptr}/name"))
+                cp.inputs.append(decl)
+                cp.input_by_name.setdefault(inp.name, decl)
+        self.build_tree(cp.root)
+        for g, group in enumerate(plan.groups):
+            if not isinstance(group, TaskGroup) or not isinstance(group.id, str):
+                continue
+            ptr = f"/groups/{g}"
+            node = GroupNode(group.id, group, ptr)
+            node.duplicate = identity.is_copy(ptr)
+            node.id_ok = ptr not in identity.invalid_ids
+            for i, inp in enumerate(group.inputs):
+                if isinstance(inp, TaskInput) and isinstance(inp.name, str):
+                    iptr = f"{ptr}/inputs/{i}"
+                    decl = InputDecl(inp.name, inp, iptr, node, identity.name_ok(f"{iptr}/name"))
+                    node.inputs.append(decl)
+                    node.input_by_name.setdefault(inp.name, decl)
+                    self.group_input_owner.setdefault(inp.name, node)
+            cp.groups.append(node)
+            cp.by_pointer[ptr] = node
+            if isinstance(group.body, TaskScope):
+                body = ScopeNode(f"{ptr}/body", group.body, ScopeRole.GROUP_BODY, node, None, group=node)
+                node.body = body
+                self.build_tree(body)
+        for c, choice in enumerate(plan.choices):
+            if not isinstance(choice, PlanningChoice) or not isinstance(choice.id, str):
+                continue
+            ptr = f"/choices/{c}"
+            node = ChoiceNode(choice.id, choice, ptr)
+            node.duplicate = identity.is_copy(ptr)
+            node.id_ok = ptr not in identity.invalid_ids
+            cp.choices.append(node)
+            cp.by_pointer[ptr] = node
+        for ident, decl in identity.declarations.items():
+            found = cp.by_pointer.get(decl.pointer)
+            if found is not None and not isinstance(found, ScopeNode):
+                cp.by_id[ident] = found
+
+    def build_tree(self, top: ScopeNode) -> None:
+        """Pre-order over the scope tree under `top` (iterative: nesting is deep)."""
+        cp, identity = self.cp, self.identity
+        stack: list[Any] = [top]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, ScopeNode):
+                scope = item
+                cp.scopes.append(scope)
+                cp.by_pointer[scope.pointer] = scope
+                model = scope.model
+                frames: list[Any] = []
+                for i, t in enumerate(model.tasks):
+                    node = self.make_task(t, f"{scope.pointer}/tasks/{i}", scope, i, False)
+                    scope.tasks.append(node)
+                    frames.append(node)
+                for i, o in enumerate(model.outputs):
+                    if isinstance(o, TaskOutput) and isinstance(o.name, str):
+                        optr = f"{scope.pointer}/outputs/{i}"
+                        scope.outputs.append(OutputDecl(o.name, o, optr, identity.name_ok(f"{optr}/name")))
+                frames.append(("outputs", scope))
+                for i, t in enumerate(model.always):
+                    node = self.make_task(t, f"{scope.pointer}/always/{i}", scope, i, True)
+                    scope.always.append(node)
+                    frames.append(node)
+                stack.extend(reversed(frames))
+            elif isinstance(item, TaskNode):
+                cp.tasks.append(item)
+                cp.by_pointer[item.pointer] = item
+                self.walk.append((item, item.scope))
+                stack.extend(reversed(item.children))
+            else:
+                self.walk.append((None, item[1]))
+
+    def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
+        ident = getattr(t, "id", None)
+        node = TaskNode(ident if isinstance(ident, str) else None, t, ptr, scope, index, in_always)
+        node.broken = isinstance(t, InvalidTask)
+        node.duplicate = self.identity.is_copy(ptr)
+        node.id_ok = ptr not in self.identity.invalid_ids
+        if node.broken:
+            return node
+        children: list[tuple[str, Any, ScopeRole, int | None]] = []
+        if isinstance(t, SequenceTask):
+            children.append(("/body", t.body, ScopeRole.BODY, None))
+        elif isinstance(t, ConditionalTask):
+            children.append(("/body", t.body, ScopeRole.BODY, None))
+            if t.otherwise is not None:
+                children.append(("/otherwise", t.otherwise, ScopeRole.OTHERWISE, None))
+        elif isinstance(t, ParallelTask):
+            for i, b in enumerate(t.branches):
+                children.append((f"/branches/{i}", b, ScopeRole.BRANCH, i))
+        elif isinstance(t, ForeachTask):
+            children.append(("/body", t.body, ScopeRole.FOREACH_BODY, None))
+        for suffix, model, role, branch in children:
+            if not isinstance(model, TaskScope):
+                continue
+            child = ScopeNode(
+                ptr + suffix,
+                model,
+                role,
+                node,
+                scope,
+                branch=branch,
+                depth=scope.depth + 1,
+                group=scope.group,
+            )
+            child.foreach = child if role is ScopeRole.FOREACH_BODY else scope.foreach
+            node.children.append(child)
+        return node
+
+    # ============================================================== 2. resolve
+
+    def resolve(self) -> None:
+        for task, scope in self.walk:
+            if task is None:
+                for o in scope.outputs:
+                    self.values(f"{o.pointer}/value", o.model.value, None, scope)
+                continue
+            if task.broken:
+                # a placeholder's values are not checked; its dependsOn still orders it
+                self.depends_on(task)
+                continue
+            self.depends_on(task)
+            if isinstance(task.model, CallTask):
+                self.call(task)
+            for slot, ptr, value in task_value_slots(task.model, task.pointer):
+                if slot != "default":  # literal positions: the types pass checks them
+                    self.values(ptr, value, task, task.scope)
+        for task in self.cp.tasks:
+            self.ports(task)
+
+    def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        for ptr, v, _depth in iter_subvalues(value, pointer):
+            if isinstance(v, OutputValue):
+                self.read_task(v.kind, ptr, v.source, v.port, reader, scope)
+            elif isinstance(v, PresentValue):
+                self.read_task(v.kind, ptr, v.source, None, reader, scope)
+            elif isinstance(v, InputValue):
+                self.read_input(ptr, v.source, reader, scope)
+            elif isinstance(v, ChoiceValue):
+                self.read_choice(ptr, v.source, reader, scope)
+            elif isinstance(v, (ItemValue, IndexValue)):
+                self.read_item(REF_ITEM if isinstance(v, ItemValue) else REF_INDEX, ptr, reader, scope)
+
+    # ------------------------------------------------------------- helpers
+
+    def task_ids(self) -> list[str]:
+        if self._task_ids is None:
+            self._task_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, TaskNode)]
+        return self._task_ids
+
+    def choice_ids(self) -> list[str]:
+        if self._choice_ids is None:
+            self._choice_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, ChoiceNode)]
+        return self._choice_ids
+
+    @staticmethod
+    def subject(reader: TaskNode | None, scope: ScopeNode) -> dict[str, str]:
+        if reader is not None and reader.id is not None:
+            return {"task": reader.id}
+        owner = scope.owner
+        if isinstance(owner, GroupNode):
+            return {"group": owner.id}
+        if isinstance(owner, TaskNode) and owner.id is not None:
+            return {"task": owner.id}
+        return {}
+
+    def record(self, res: Resolution) -> Resolution:
+        self.cp.resolutions[res.pointer] = res
+        return res
+
+    @staticmethod
+    def add_dep(task: TaskNode, target: TaskNode, pointer: str, *, explicit: bool) -> None:
+        dep = task.deps.get(target)
+        if dep is None:
+            dep = task.deps[target] = Dependency(target)
+        dep.pointers.append(pointer)
+        if explicit:
+            dep.explicit = True
+        else:
+            dep.reads = True
+
+    @staticmethod
+    def capture(scope: ScopeNode, kind: str, source: str | None, port: str | None, target: Any, pointer: str) -> None:
+        key = (kind, source, port)
+        cap = scope.captures.get(key)
+        if cap is None:
+            cap = scope.captures[key] = Capture(kind, source, port, target)
+        cap.pointers.append(pointer)
+
+    def describe(self, node: Any) -> str:
+        if isinstance(node, GroupNode):
+            return f"`{node.id}` is a group, not a task"
+        if isinstance(node, ChoiceNode):
+            return f"`{node.id}` is a choice, not a task"
+        return ""
+
+    # ------------------------------------------------------------ dependsOn
+
+    def depends_on(self, task: TaskNode) -> None:
+        entries = getattr(task.model, "dependsOn", None)
+        if not isinstance(entries, list):
+            return
+        rep = self.reporter
+        for j, name in enumerate(entries):
+            ptr = f"{task.pointer}/dependsOn/{j}"
+            if not isinstance(name, str):
+                continue
+            res = self.record(Resolution(REF_DEPENDS, ptr, name, reader=task, scope=task.scope))
+            subject = self.subject(task, task.scope)
+            target = self.cp.by_id.get(name)
+            if not isinstance(target, TaskNode):
+                res.ok = False
+                if target is not None:
+                    rep.report(
+                        "TASK_DEPENDENCY_UNKNOWN",
+                        ptr,
+                        f"`dependsOn` of `{task.id}` names `{name}`, which is not a task: {self.describe(target)}",
+                        subject=subject,
+                        hint="`dependsOn` names tasks of the same scope",
+                    )
+                else:
+                    same_scope = lambda: [t.id for t in task.scope.tasks if t.id is not None and not t.duplicate]  # noqa: E731
+                    found = self.suggest.closest(name, same_scope) or self.suggest.closest(name, self.task_ids)
+                    rep.report(
+                        "TASK_DEPENDENCY_UNKNOWN",
+                        ptr,
+                        f"`dependsOn` of `{task.id}` names `{name}`, but no task has that ID",
+                        subject=subject,
+                        hint=_did_you_mean(found) or "`dependsOn` names tasks of the same scope",
+                    )
+                continue
+            res.target = target
+            if target.scope is task.scope:
+                if target.in_always and not task.in_always:
+                    res.ok = False
+                    rep.report(
+                        "TASK_REFERENCE_SCOPE",
+                        ptr,
+                        f"`{task.id}` cannot depend on `{name}`: `{name}` is a cleanup task (in `always`), which runs after every task in `tasks`",
+                        subject=subject,
+                        hint=f"move `{name}` into `tasks`, or drop this entry",
+                    )
+                    continue
+                self.add_dep(task, target, ptr, explicit=True)
+                continue
+            if self.identity.declarations[name].copies:
+                res.ok = False  # a duplicated ID (already reported): nothing more
+                continue
+            res.ok = False
+            rep.report(
+                "TASK_REFERENCE_SCOPE",
+                ptr,
+                f"`dependsOn` of `{task.id}` names `{name}`, which is not in the same scope: it is in {target.scope.label}",
+                subject=subject,
+                hint=self.depends_hint(task, target),
+            )
+
+    def depends_hint(self, task: TaskNode, target: TaskNode) -> str:
+        """Where the dependency belongs instead."""
+        s_t, s_x = task.scope, target.scope
+        if s_t.group is s_x.group:
+            # the target's scope is an ancestor of the task's: order the enclosing task
+            c, pos = s_t, task
+            while c.depth > s_x.depth and c.parent is not None:
+                pos = c.owner if isinstance(c.owner, TaskNode) else pos
+                c = c.parent
+            if c is s_x and pos is not target:
+                return f"`{task.id}` runs inside `{pos.id}`: add `{target.id}` to the `dependsOn` of `{pos.id}` instead"
+            # the target is nested inside a task of this scope: depend on that task
+            c = s_x
+            while c.depth > s_t.depth and c.parent is not None:
+                if c.parent is s_t and isinstance(c.owner, TaskNode):
+                    owner = c.owner
+                    if owner is not task:
+                        return f"`{target.id}` runs inside `{owner.id}`: depend on `{owner.id}` instead"
+                    break
+                c = c.parent
+        return "`dependsOn` names tasks of the same scope"
+
+    # --------------------------------------------------------- task reads
+
+    def read_task(
+        self,
+        kind: str,
+        ptr: str,
+        source: Any,
+        port: Any,
+        reader: TaskNode | None,
+        scope: ScopeNode,
+    ) -> None:
+        if not isinstance(source, str):
+            return
+        res = self.record(
+            Resolution(kind, ptr, source, port=port if isinstance(port, str) else None, reader=reader, scope=scope)
+        )
+        rep = self.reporter
+        src_ptr = f"{ptr}/source"
+        subject = self.subject(reader, scope)
+        target = self.cp.by_id.get(source)
+        if not isinstance(target, TaskNode):
+            res.ok = False
+            if target is not None:
+                if isinstance(target, ChoiceNode):
+                    hint = f"read a choice with `{{kind: choice, source: {source}}}`"
+                else:
+                    hint = f"read what the group produces through a `call` task of `{source}`"
+                rep.report(
+                    "TASK_REFERENCE_UNKNOWN",
+                    src_ptr,
+                    f"`{source}` is not a task: {self.describe(target)}",
+                    subject=subject,
+                    hint=hint,
+                )
+                return
+            if source in self.cp.input_by_name or (scope.group is not None and source in scope.group.input_by_name):
+                hint = f"to read the input `{source}`, write `{{kind: input, source: {source}}}`"
+            else:
+                hint = _did_you_mean(self.suggest.closest(source, self.task_ids))
+            rep.report(
+                "TASK_REFERENCE_UNKNOWN",
+                src_ptr,
+                f"no task has the ID `{source}`",
+                subject=subject,
+                hint=hint,
+            )
+            return
+        res.target = target
+        if target is reader:
+            self.add_dep(reader, target, ptr, explicit=False)  # a self-dependency: reported as a cycle
+            return
+        s_x = target.scope
+        crossed: list[ScopeNode] = []
+        c, pos = scope, reader
+        while c.depth > s_x.depth and c.parent is not None:
+            crossed.append(c)
+            pos = c.owner if isinstance(c.owner, TaskNode) else None
+            c = c.parent
+        if c is s_x:
+            if pos is target:
+                # read from inside the task's own child scope: it depends on itself
+                self.add_dep(target, target, ptr, explicit=False)
+                return
+            if not target.in_always:
+                for cs in crossed:
+                    self.capture(cs, kind, source, res.port, target, ptr)
+                if pos is not None:
+                    self.add_dep(pos, target, ptr, explicit=False)
+                return
+        res.ok = False
+        if self.identity.declarations[source].copies:
+            return  # a duplicated ID: the reader may mean a later copy; reported already
+        if target.in_always:
+            rep.report(
+                "TASK_REFERENCE_SCOPE",
+                src_ptr,
+                f"`{source}` is a cleanup task (in `always` of {s_x.label}): nothing may read its ports",
+                subject=subject,
+                hint=f"if other tasks need its result, move `{source}` into `tasks`",
+            )
+            return
+        self.not_visible(target, res, reader, scope, src_ptr, subject)
+
+    def not_visible(
+        self,
+        target: TaskNode,
+        res: Resolution,
+        reader: TaskNode | None,
+        scope: ScopeNode,
+        src_ptr: str,
+        subject: dict[str, str],
+    ) -> None:
+        rep = self.reporter
+        s_x = target.scope
+        name = target.id or ""
+        export = res.port if res.port is not None else name
+        if s_x.group is not scope.group:
+            if scope.group is not None:
+                g = scope.group
+                rep.report(
+                    "TASK_REFERENCE_SCOPE",
+                    src_ptr,
+                    f"task `{name}` is outside group `{g.id}`: a group body sees only the group's inputs",
+                    subject=subject,
+                    hint=(
+                        f"declare an input of group `{g.id}` for it and bind it at each call, e.g. "
+                        f"`{{name: {export}, value: {{kind: output, source: {name}{_port_text(res.port)}}}}}`"
+                    ),
+                )
+            else:
+                top = self.chain(s_x, None)
+                rep.report(
+                    "TASK_REFERENCE_SCOPE",
+                    src_ptr,
+                    f"task `{name}` is not visible here: it is in {s_x.label}",
+                    subject=subject,
+                    hint=self.chain_hint(top, export, None),
+                )
+            return
+        lca, cx, cp = self.lca(s_x, scope)
+        if (
+            cp is not None
+            and cx is not None
+            and cx.owner is cp.owner
+            and cx.role is ScopeRole.BRANCH
+            and cp.role is ScopeRole.BRANCH
+        ):
+            par = cx.owner
+            rep.report(
+                "TASK_REFERENCE_SIBLING",
+                src_ptr,
+                f"task `{name}` is in branch {cx.branch} of parallel `{par.id}`, which runs concurrently with this branch ({cp.branch}): branches cannot read each other",
+                subject=subject,
+                hint=(
+                    f"read it after `{par.id}` completes: export `{export}` from branch {cx.branch} (its `outputs`) "
+                    f"and read port `{export}` of `{par.id}` from a later task"
+                ),
+            )
+            return
+        position = cp.owner if cp is not None else reader
+        hint = None
+        if cx is not None and cx.owner is not position:
+            hint = self.chain_hint(self.chain(s_x, cx), export, cx.owner)
+        rep.report(
+            "TASK_REFERENCE_SCOPE",
+            src_ptr,
+            f"task `{name}` is not visible here: it is in {s_x.label}",
+            subject=subject,
+            hint=hint,
+        )
+
+    @staticmethod
+    def chain(start: ScopeNode, stop: ScopeNode | None) -> list[ScopeNode]:
+        """Scopes from `start` up to `stop` (inclusive; None: to the top of the tree)."""
+        out = [start]
+        c = start
+        while c is not stop and c.parent is not None:
+            c = c.parent
+            out.append(c)
+        return out
+
+    @staticmethod
+    def chain_hint(chain: list[ScopeNode], export: str, top: Any) -> str:
+        parts = [f"export `{export}` from {chain[0].label} (its `outputs`)"]
+        parts.extend(f"then from {s.label}" for s in chain[1:])
+        notes = []
+        for s in chain:
+            if s.role in (ScopeRole.BODY, ScopeRole.OTHERWISE) and isinstance(s.owner, TaskNode) and isinstance(
+                s.owner.model, ConditionalTask
+            ):
+                notes.append(f"both sides of `{s.owner.id}` must export it")
+            elif s.role is ScopeRole.FOREACH_BODY and isinstance(s.owner, TaskNode):
+                notes.append(f"`{s.owner.id}` exports it as an array, one element per item")
+        last = chain[-1]
+        if isinstance(top, TaskNode):
+            parts.append(f"then read port `{export}` of `{top.id}`")
+        elif isinstance(last.owner, GroupNode):
+            parts.append(f"then read port `{export}` of a `call` task of `{last.owner.id}`")
+        text = ", ".join(parts)
+        if notes:
+            text += " (" + "; ".join(notes) + ")"
+        return text
+
+    @staticmethod
+    def lca(a: ScopeNode, b: ScopeNode) -> tuple[ScopeNode | None, ScopeNode | None, ScopeNode | None]:
+        """Lowest common scope of `a` and `b` (same tree) and the child of it on the way
+        to each (None when that side is the common scope itself)."""
+        ca: ScopeNode | None = None
+        cb: ScopeNode | None = None
+        x, y = a, b
+        while x.depth > y.depth and x.parent is not None:
+            ca, x = x, x.parent
+        while y.depth > x.depth and y.parent is not None:
+            cb, y = y, y.parent
+        while x is not y and x.parent is not None and y.parent is not None:
+            ca, x = x, x.parent
+            cb, y = y, y.parent
+        if x is not y:
+            return None, None, None
+        return x, ca, cb
+
+    # --------------------------------------------------------- other reads
+
+    def read_input(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        if not isinstance(source, str):
+            return
+        res = self.record(Resolution(REF_INPUT, ptr, source, reader=reader, scope=scope))
+        rep = self.reporter
+        src_ptr = f"{ptr}/source"
+        subject = self.subject(reader, scope)
+        group = scope.group
+        available = group.input_by_name if group is not None else self.cp.input_by_name
+        decl = available.get(source)
+        if decl is not None:
+            res.target = decl
+            c = scope
+            while c.parent is not None:
+                self.capture(c, REF_INPUT, source, None, decl, ptr)
+                c = c.parent
+            return
+        res.ok = False
+        other = self.group_input_owner.get(source)
+        if group is not None:
+            if source in self.cp.input_by_name:
+                rep.report(
+                    "TASK_REFERENCE_SCOPE",
+                    src_ptr,
+                    f"`{source}` is a workflow input: the body of group `{group.id}` sees only the group's inputs",
+                    subject=subject,
+                    hint=(
+                        f"declare `{source}` in the `inputs` of group `{group.id}` and bind it at each call: "
+                        f"`{{name: {source}, value: {{kind: input, source: {source}}}}}`"
+                    ),
+                )
+            elif other is not None and other is not group:
+                rep.report(
+                    "TASK_REFERENCE_SCOPE",
+                    src_ptr,
+                    f"`{source}` is an input of group `{other.id}`, not of group `{group.id}`",
+                    subject=subject,
+                    hint=f"declare `{source}` in the `inputs` of group `{group.id}` and bind it at each call",
+                )
+            else:
+                found = self.suggest.closest(source, lambda: list(group.input_by_name))
+                rep.report(
+                    "TASK_REFERENCE_UNKNOWN",
+                    src_ptr,
+                    f"group `{group.id}` has no input `{source}`",
+                    subject=subject,
+                    hint=_did_you_mean(found) or f"declare it in the `inputs` of group `{group.id}`",
+                )
+            return
+        if other is not None:
+            rep.report(
+                "TASK_REFERENCE_SCOPE",
+                src_ptr,
+                f"`{source}` is an input of group `{other.id}`: only the group's body can read it",
+                subject=subject,
+                hint=f"declare `{source}` in the plan's `inputs` to read it here",
+            )
+            return
+        found = self.suggest.closest(source, lambda: list(self.cp.input_by_name))
+        if found is None and isinstance(self.cp.by_id.get(source), TaskNode):
+            hint = f"to read the task `{source}`, write `{{kind: output, source: {source}, port: ...}}`"
+        else:
+            hint = _did_you_mean(found) or "declare it in the plan's `inputs`"
+        rep.report(
+            "TASK_REFERENCE_UNKNOWN",
+            src_ptr,
+            f"the workflow has no input `{source}`",
+            subject=subject,
+            hint=hint,
+        )
+
+    def read_choice(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        if not isinstance(source, str):
+            return
+        res = self.record(Resolution("choice", ptr, source, reader=reader, scope=scope))
+        target = self.cp.by_id.get(source)
+        if isinstance(target, ChoiceNode):
+            res.target = target
+            target.reads.append(ptr)
+            return
+        res.ok = False
+        if isinstance(target, TaskNode):
+            hint = f"`{source}` is a task: read it with `{{kind: output, source: {source}, port: ...}}`"
+        elif isinstance(target, GroupNode):
+            hint = f"`{source}` is a group, not a choice"
+        elif source in self.cp.input_by_name:
+            hint = f"`{source}` is an input: read it with `{{kind: input, source: {source}}}`"
+        else:
+            hint = _did_you_mean(self.suggest.closest(source, self.choice_ids)) or "declare it in the plan's `choices`"
+        self.reporter.report(
+            "CHOICE_UNKNOWN",
+            f"{ptr}/source",
+            f"no choice has the ID `{source}`",
+            subject=self.subject(reader, scope),
+            hint=hint,
+        )
+
+    def read_item(self, kind: str, ptr: str, reader: TaskNode | None, scope: ScopeNode) -> None:
+        res = self.record(Resolution(kind, ptr, None, reader=reader, scope=scope))
+        body = scope.foreach
+        if body is not None and isinstance(body.owner, TaskNode):
+            res.target = body.owner
+            c = scope
+            while c is not body and c.parent is not None:
+                self.capture(c, kind, None, None, body.owner, ptr)
+                c = c.parent
+            return
+        res.ok = False
+        if reader is not None and isinstance(reader.model, ForeachTask) and ptr.startswith(f"{reader.pointer}/items"):
+            detail = f"the `items` of `{reader.id}` are evaluated before its body, outside any foreach body"
+            hint = "read the collection from a task or an input; `item` and `index` belong in the body"
+        elif scope.group is not None:
+            detail = f"the body of group `{scope.group.id}` does not see the caller's foreach"
+            hint = "pass the item to the group as an input"
+        else:
+            detail = "it is not inside any foreach body"
+            hint = "`item` and `index` are read inside the `body` of a `foreach`"
+        self.reporter.report(
+            "TASK_ITEM_SCOPE",
+            ptr,
+            f"`{{kind: {kind}}}` has no current item here: {detail}",
+            subject=self.subject(reader, scope),
+            hint=hint,
+        )
+
+    # ---------------------------------------------------------------- calls
+
+    def call(self, task: TaskNode) -> None:
+        model: CallTask = task.model
+        name = model.group
+        if not isinstance(name, str):
+            return
+        rep = self.reporter
+        ptr = task.pointer
+        target = self.cp.by_id.get(name)
+        if not isinstance(target, GroupNode):
+            task.broken = True  # unknown group: unknown ports
+            if isinstance(target, TaskNode):
+                hint = f"`{name}` is a task, not a group; to run a task's steps again, make them a group"
+            elif isinstance(target, ChoiceNode):
+                hint = f"`{name}` is a choice, not a group"
+            else:
+                pool = lambda: [g.id for g in self.cp.groups if not g.duplicate]  # noqa: E731
+                hint = _did_you_mean(self.suggest.closest(name, pool)) or "declare the group in the plan's `groups`"
+            rep.report(
+                "TASK_GROUP_UNKNOWN",
+                f"{ptr}/group",
+                f"call `{task.id}` names group `{name}`, which does not exist",
+                subject={"task": task.id} if task.id else None,
+                hint=hint,
+            )
+            return
+        group = target
+        task.group = group
+        group.calls.append(task)
+        bound: set[str] = set()
+        for i, b in enumerate(model.inputs):
+            if not isinstance(b, TaskOutput) or not isinstance(b.name, str):
+                continue
+            nptr = f"{ptr}/inputs/{i}/name"
+            if not self.identity.name_ok(nptr):
+                continue  # already reported (invalid or a second binding of the name)
+            bound.add(b.name)
+            if b.name not in group.input_by_name:
+                found = self.suggest.closest(b.name, lambda: [d.name for d in group.inputs if d.usable])
+                declared = ", ".join(f"`{d.name}`" for d in group.inputs if d.usable) or "none"
+                rep.report(
+                    "TASK_GROUP_INPUTS",
+                    nptr,
+                    f"group `{group.id}` has no input `{b.name}`",
+                    subject={"task": task.id, "input": b.name} if task.id else {"input": b.name},
+                    hint=_did_you_mean(found) or f"the group's inputs: {declared}",
+                    related=[rep.related(f"{group.pointer}/inputs", f"the inputs of `{group.id}`")],
+                )
+        for decl in group.inputs:
+            if not decl.usable or decl.name in bound or not decl.required:
+                continue
+            if group.input_by_name.get(decl.name) is not decl:
+                continue
+            bound.add(decl.name)  # one diagnostic per missing name
+            rep.report(
+                "TASK_GROUP_INPUTS",
+                f"{ptr}/inputs",
+                f"call `{task.id}` leaves the required input `{decl.name}` of group `{group.id}` unbound",
+                subject={"task": task.id, "input": decl.name} if task.id else {"input": decl.name},
+                hint=f"bind it: `{{name: {decl.name}, value: ...}}`",
+                related=[rep.related(decl.pointer, f"`{decl.name}` is declared here")],
+            )
+
+    # ---------------------------------------------------------------- ports
+
+    @staticmethod
+    def scope_ports(scope: ScopeNode | None) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if scope is not None:
+            for o in scope.outputs:
+                out.setdefault(o.name, o.pointer)
+        return out
+
+    def ports(self, task: TaskNode) -> None:
+        m = task.model
+        if task.broken:
+            return
+        if isinstance(m, ValueTask):
+            out: dict[str, str] = {}
+            for i, o in enumerate(m.outputs):
+                if isinstance(o, TaskOutput) and isinstance(o.name, str):
+                    out.setdefault(o.name, f"{task.pointer}/outputs/{i}")
+            task.ports = out
+        elif isinstance(m, (SequenceTask, ForeachTask)):
+            task.ports = self.scope_ports(task.child(ScopeRole.BODY if isinstance(m, SequenceTask) else ScopeRole.FOREACH_BODY))
+        elif isinstance(m, ConditionalTask):
+            then = self.scope_ports(task.child(ScopeRole.BODY))
+            other = self.scope_ports(task.child(ScopeRole.OTHERWISE))
+            if then.keys() != other.keys():
+                task.broken = True  # TASK_BRANCH_OUTPUTS (the structure pass): unknown ports
+                return
+            task.ports = then
+        elif isinstance(m, ParallelTask):
+            out = {}
+            for branch in task.children:
+                for o in branch.outputs:
+                    if o.name in out:
+                        task.broken = True  # TASK_BRANCH_OUTPUTS (the structure pass)
+                        return
+                    out[o.name] = o.pointer
+            task.ports = out
+        elif isinstance(m, CallTask) and task.group is not None:
+            task.ports = task.group.ports
+
+    # ================================================================ 3. order
+
+    def order(self) -> None:
+        for scope in self.cp.scopes:
+            scope.order = self.topo(scope.tasks)
+            scope.always_order = self.topo(scope.always)
+            for nodes in (scope.tasks, scope.always):
+                for scc in self.cycles(nodes):
+                    scope.has_cycle = True
+                    self.report_cycle(scc)
+
+    @staticmethod
+    def same_list(a: TaskNode, b: TaskNode) -> bool:
+        return a.scope is b.scope and a.in_always == b.in_always
+
+    def topo(self, nodes: list[TaskNode]) -> list[TaskNode]:
+        n = len(nodes)
+        if n == 0:
+            return []
+        indeg = [0] * n
+        succ: list[list[int]] = [[] for _ in range(n)]
+        for i, t in enumerate(nodes):
+            for d in t.deps:
+                if d is not t and self.same_list(d, t):
+                    succ[d.index].append(i)
+                    indeg[i] += 1
+        heap = [i for i in range(n) if indeg[i] == 0]
+        heapq.heapify(heap)
+        out: list[TaskNode] = []
+        done = [False] * n
+        while heap:
+            i = heapq.heappop(heap)
+            out.append(nodes[i])
+            done[i] = True
+            for j in succ[i]:
+                indeg[j] -= 1
+                if indeg[j] == 0:
+                    heapq.heappush(heap, j)
+        if len(out) < n:  # on or behind a cycle (reported): list order
+            out.extend(nodes[i] for i in range(n) if not done[i])
+        return out
+
+    def cycles(self, nodes: list[TaskNode]) -> list[list[TaskNode]]:
+        """Strongly connected components with a cycle (size > 1, or a self-dependency),
+        each in list order, ordered by their first task."""
+        succ = [[d.index for d in t.deps if self.same_list(d, t)] for t in nodes]
+        if not any(succ):
+            return []
+        return [[nodes[i] for i in comp] for comp in _tarjan(succ)]
+
+    def report_cycle(self, scc: list[TaskNode]) -> None:
+        members = set(scc)
+        first = scc[0]
+        for t in scc:
+            t.cyclic = True
+            for d, dep in t.deps.items():
+                if d in members:
+                    for p in dep.pointers:
+                        res = self.cp.resolutions.get(p)
+                        if res is not None:
+                            res.ok = False
+        rep = self.reporter
+        if len(scc) == 1:
+            dep = first.deps[first]
+            ptr = dep.pointers[0]
+            if ptr.startswith(f"{first.pointer}/dependsOn/"):
+                how = "its `dependsOn` names itself"
+            elif any(ptr.startswith(f"{c.pointer}/") for c in first.children):
+                how = "a value inside its own body reads its ports, which exist only after the body has run"
+            else:
+                how = "it reads its own ports"
+            rep.report(
+                "TASK_DEPENDENCY_CYCLE",
+                ptr,
+                f"task `{first.id}` depends on itself: {how}",
+                subject={"task": first.id} if first.id else None,
+                hint="a task can read only tasks that run before it",
+            )
+            return
+        # the first-written task's first dependency into the cycle, then a shortest way back
+        nxt = next(d for d in first.deps if d in members and d is not first)
+        path = self.path_back(nxt, first, members)
+        cycle = [first] + path
+        steps = " -> ".join(f"`{t.id}`" for t in cycle)
+        names = ", ".join(f"`{t.id}`" for t in scc)
+        related = []
+        for a, b in zip(cycle[1:], cycle[2:]):
+            related.append(rep.related(a.deps[b].pointers[0], f"`{a.id}` depends on `{b.id}` here"))
+        rep.report(
+            "TASK_DEPENDENCY_CYCLE",
+            first.deps[nxt].pointers[0],
+            f"tasks {names} depend on each other in a cycle: {steps}",
+            subject={"task": first.id} if first.id else None,
+            hint="remove one of these dependencies (a `dependsOn` entry or a read), or move the work into one task",
+            related=related,
+        )
+
+    @staticmethod
+    def path_back(start: TaskNode, goal: TaskNode, members: set[TaskNode]) -> list[TaskNode]:
+        """A shortest dependency path start -> ... -> goal inside one component."""
+        prev: dict[TaskNode, TaskNode | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            v = queue.popleft()
+            if v is goal:
+                break
+            for d in v.deps:
+                if d in members and d not in prev:
+                    prev[d] = v
+                    queue.append(d)
+        path: list[TaskNode] = []
+        v: TaskNode | None = goal
+        while v is not None:
+            path.append(v)
+            v = prev.get(v)
+        path.reverse()
+        return path
+
+    # =============================================================== 4. groups
+
+    def group_cycles(self) -> None:
+        groups = self.cp.groups
+        if not groups:
+            return
+        position = {g: i for i, g in enumerate(groups)}
+        edges: list[dict[int, TaskNode]] = [{} for _ in groups]  # callee -> first call task
+        for task in self.cp.tasks:
+            caller = task.scope.group
+            if task.group is not None and caller is not None:
+                edges[position[caller]].setdefault(position[task.group], task)
+        if not any(edges):
+            return
+        for comp in _tarjan([list(row) for row in edges]):
+            members = set(comp)
+            first = comp[0]
+            for i in comp:
+                groups[i].cyclic = True
+            nxt = next((j for j in edges[first] if j in members), first)
+            call = edges[first][nxt]
+            cycle = [first] + (self._group_path(nxt, first, members, edges) if nxt != first else [first])
+            rep = self.reporter
+            if len(comp) == 1:
+                message = f"group `{groups[first].id}` calls itself (through `{call.id}`): a group cannot run itself"
+            else:
+                names = ", ".join(f"`{groups[i].id}`" for i in comp)
+                steps = " -> ".join(f"`{groups[i].id}`" for i in cycle)
+                message = f"groups {names} call each other in a loop: {steps}"
+            related = [
+                rep.related(f"{edges[a][b].pointer}/group", f"`{groups[a].id}` calls `{groups[b].id}` here")
+                for a, b in zip(cycle[1:], cycle[2:])
+            ]
+            rep.report(
+                "TASK_GROUP_CYCLE",
+                f"{call.pointer}/group",
+                message,
+                subject={"group": groups[first].id},
+                hint="a group is compiled once per call from its one definition; break the loop by removing one of these calls",
+                related=related,
+            )
+
+    @staticmethod
+    def _group_path(start: int, goal: int, members: set[int], edges: list[dict[int, TaskNode]]) -> list[int]:
+        prev: dict[int, int | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            v = queue.popleft()
+            if v == goal:
+                break
+            for w in edges[v]:
+                if w in members and w not in prev:
+                    prev[w] = v
+                    queue.append(w)
+        path: list[int] = []
+        cur: int | None = goal
+        while cur is not None:
+            path.append(cur)
+            cur = prev.get(cur)
+        path.reverse()
+        return path
+
+    # ================================================================== run
+
+    def run(self) -> CheckedPlan:
+        self.build()
+        self.resolve()
+        self.order()
+        self.group_cycles()
+        return self.cp
+
+
+def _tarjan(succ: list[list[int]]) -> list[list[int]]:
+    """Cyclic strongly connected components (size > 1 or a self-loop) of a graph given
+    by successor lists, each sorted, ordered by their smallest vertex. Iterative (no
+    recursion limit), linear in vertices plus edges."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    found: list[list[int]] = []
+    counter = 0
+    for start in range(n):
+        if index[start] != -1:
+            continue
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack[start] = True
+        work = [(start, 0)]
+        while work:
+            v, pi = work[-1]
+            row = succ[v]
+            if pi < len(row):
+                work[-1] = (v, pi + 1)
+                w = row[pi]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in succ[v]:
+                    found.append(sorted(comp))
+    found.sort(key=lambda c: c[0])
+    return found
 
 
 def run(plan: TaskPlan, identity: IdentityTable, reporter: Reporter) -> CheckedPlan:
-    raise NotImplementedError
+    """Build the scope tree, resolve every reference, order every scope, check groups;
+    report what is wrong (each independent error once) and return the CheckedPlan."""
+    return _ScopePass(plan, identity, reporter).run()
+
+
+__all__ = ["run"]
