@@ -27,6 +27,13 @@ class Limits:
     """Longest single string or key."""
     max_number_digits: int = 4000
     """Longest integer literal, in digits (Python refuses to parse past 4300)."""
+    max_workflow_steps: int = 250_000
+    """Most steps (every workflow, `finally` and switch cases included) in one workflow document."""
+    max_workflow_depth: int = 128
+    """Deepest nesting of steps in a workflow document: a switch case's steps and a called
+    workflow's steps are each one level deeper than the step that runs them."""
+    max_expression_chars: int = 8192
+    """Longest `${...}` expression in a workflow document."""
 
 
 DEFAULT_LIMITS = Limits()
