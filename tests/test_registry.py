@@ -10,7 +10,7 @@ import pytest
 
 from taskplan.api import CHECK_PASSES, check_plan
 from taskplan.diagnostics import Severity
-from taskplan.diagnostics.docs import DEFAULT_PATH, FAMILY_ORDER, OWNERS, generate
+from taskplan.diagnostics.docs import FAMILY_ORDER, OWNERS, generate
 from taskplan.diagnostics.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,8 +69,8 @@ def test_wrong_example_produces_its_code_and_right_one_checks(code):
 
 
 def test_docs_are_generated_from_the_registry():
-    assert DEFAULT_PATH == ROOT / "docs" / "diagnostics.md"
-    committed = DEFAULT_PATH.read_text(encoding="utf-8") if DEFAULT_PATH.is_file() else ""
+    path = ROOT / "docs" / "diagnostics.md"
+    committed = path.read_text(encoding="utf-8") if path.is_file() else ""
     assert committed == generate(), "docs/diagnostics.md is stale: run python -m taskplan.diagnostics.docs"
 
 

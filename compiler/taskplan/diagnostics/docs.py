@@ -44,8 +44,14 @@ OWNERS = {
     "compiler": "the compiler itself",
 }
 
-DEFAULT_PATH = Path(__file__).resolve().parents[3] / "docs" / "diagnostics.md"
-"""docs/diagnostics.md of the source tree this module lives in."""
+_SOURCE_ROOT = Path(__file__).resolve().parents[3]
+DEFAULT_PATH = (
+    _SOURCE_ROOT / "docs" / "diagnostics.md"
+    if (_SOURCE_ROOT / "pyproject.toml").is_file()
+    else Path("docs") / "diagnostics.md"
+)
+"""docs/diagnostics.md of the source tree this module lives in (of the current
+directory when the package is installed elsewhere)."""
 
 
 def owner_text(owner: str) -> str:
