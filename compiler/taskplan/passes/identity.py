@@ -153,6 +153,7 @@ class _Identity:
             return
         seen: dict[str, str] = {}
         bad = self.table.bad_names
+        noun = f"{what} {'ID' if key == 'id' else 'name'}"
         for i, item in enumerate(items):
             name = getattr(item, key, None)
             if not isinstance(name, str):
@@ -166,10 +167,9 @@ class _Identity:
                     self.reporter.report(
                         "TASK_ID_INVALID",
                         ptr,
-                        f"{what} name {_code_text(name)} is not valid: {problem}; a name is {RULE}",
+                        f"{noun} {_code_text(name)} is not valid: {problem}; {'an ID' if key == 'id' else 'a name'} is {RULE}",
                         hint=f"rename it, for example to `{suggestion}`" if suggestion else f"use a name of {RULE}",
                     )
-                    seen.setdefault(name, ptr)
                     continue
             first = seen.get(name)
             if first is None:
@@ -179,8 +179,8 @@ class _Identity:
             self.reporter.report(
                 "NAME_DUPLICATE",
                 ptr,
-                f"{what} name `{name}` appears twice in this list",
-                hint="a name appears once per list: remove or rename this one",
+                f"{noun} `{name}` appears twice in this list",
+                hint=f"{'an alternative ID appears once per choice' if key == 'id' else 'a name appears once per list'}: remove or rename this one",
                 related=[self.reporter.related(first, f"`{name}` first appears here")],
             )
 
