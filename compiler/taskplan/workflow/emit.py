@@ -1,0 +1,172 @@
+"""Plain data -> workflow YAML text, deterministically; and atomic writes.
+
+`emit_yaml(data)` writes block-style YAML with ruamel's safe representer and
+libyaml's C emitter:
+
+- mapping keys in insertion order (the order *is* the order: never sorted);
+- a wide line width, so long expressions never fold;
+- multi-line strings as literal blocks (`|`, `|-`, `|+`), unless the emitter
+  cannot represent them so (then double-quoted);
+- any string that a YAML 1.1 or 1.2 reader could take for something else
+  (`yes`, `on`, `~`, `null`, `1e-07`, `0x1F`, `012`, `.5`, `1_000`, `12:30`,
+  `2024-01-01`, `<<`, `=`, ...) single-quoted; the emitter itself quotes what
+  its own rules need (leading `*`, `&`, `!`, `#`, `: `, ...);
+- UTF-8 text, `\\n` line ends, one trailing newline.
+
+`write_atomic(path, text)` writes through a temporary file in the same
+directory, fsyncs it and renames it over `path`: a reader sees the old file or
+the new one, never half of one, and a failure leaves the old file untouched.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import stat
+import tempfile
+from functools import lru_cache
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.representer import SafeRepresenter
+
+WIDTH = 1 << 30
+"""Effectively no folding (libyaml's width is a C int)."""
+
+# Plain scalars that some YAML reader (1.1 or 1.2, any common schema) resolves to a
+# non-string: booleans, nulls, numbers of every base and spelling, sexagesimals,
+# timestamps, merge and value keys. Deliberately broad: quoting a string that
+# needed none costs two characters; failing to quote one changes its type.
+_AMBIGUOUS = re.compile(
+    r"""^(?:
+        [yYnN]|[yY]es|YES|[nN]o|NO|[tT]rue|TRUE|[fF]alse|FALSE|[oO]n|ON|[oO]ff|OFF
+      | ~|[nN]ull|NULL
+      | [-+]?\.?[0-9][0-9_]*(?:[.:][0-9_]*)*(?:[eE][-+]?[0-9_]+)?
+      | [-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+      | [-+]?0[xX][0-9a-fA-F_]+ | [-+]?0[oO]?[0-7_]+ | [-+]?0[bB][01_]+
+      | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
+      | [-+]?\.?(?:inf|Inf|INF|infinity|Infinity|INFINITY) | \.?(?:nan|NaN|NAN)
+      | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?
+      | <<|=
+    )$""",
+    re.VERBOSE,
+)
+
+
+def needs_quotes(text: str) -> bool:
+    """Whether a plain scalar `text` could be read as something other than this string."""
+    return text == "" or bool(_AMBIGUOUS.match(text))
+
+
+def _represent_str(representer: SafeRepresenter, data: str) -> Any:
+    tag = "tag:yaml.org,2002:str"
+    if "\n" in data:
+        return representer.represent_scalar(tag, data, style="|")
+    if needs_quotes(data):
+        return representer.represent_scalar(tag, data, style="'")
+    return representer.represent_scalar(tag, data)
+
+
+def float_text(value: float) -> str:
+    """A float as YAML 1.1 and 1.2 readers both take it: a dot in the mantissa and a
+    signed exponent (`1.0e-07`, not `1e-07`, which YAML 1.1 reads as a string)."""
+    if value != value:
+        return ".nan"
+    if value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value).lower()
+    mantissa, e, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    if e and exponent[0] not in "+-":
+        exponent = "+" + exponent
+    return mantissa + (e + exponent if e else "")
+
+
+def _represent_float(representer: SafeRepresenter, data: float) -> Any:
+    return representer.represent_scalar("tag:yaml.org,2002:float", float_text(data))
+
+
+def _represent_dict(representer: SafeRepresenter, data: dict) -> Any:
+    # insertion order, never sorted
+    return representer.represent_mapping("tag:yaml.org,2002:map", data.items())
+
+
+class _Representer(SafeRepresenter):
+    """The safe representer with our own str, float and dict rules (a subclass, so that
+    ruamel's global SafeRepresenter stays as it is for everyone else)."""
+
+
+_Representer.add_representer(str, _represent_str)
+_Representer.add_representer(float, _represent_float)
+_Representer.add_representer(dict, _represent_dict)
+
+
+@lru_cache(maxsize=1)
+def _yaml() -> YAML:
+    yaml = YAML(typ="safe", pure=False)
+    yaml.Representer = _Representer
+    yaml.default_flow_style = False
+    yaml.width = WIDTH
+    yaml.allow_unicode = True
+    yaml.explicit_start = False
+    return yaml
+
+
+def emit_yaml(data: Any) -> str:
+    """`data` (dict, list, str, int, float, bool, None) as YAML text."""
+    stream = io.StringIO()
+    _yaml().dump(data, stream)
+    return stream.getvalue()
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` (UTF-8) to `path` atomically: a temporary file beside it, fsync,
+    then `os.replace`. On any failure the temporary file is removed, the previous
+    file is untouched, and the error (an OSError) propagates. An existing file's
+    permission bits are kept; a new file gets 0o666 minus the umask, like `open`.
+    A symlink at `path` is replaced by the file, never written through."""
+    target = os.fspath(path)
+    directory = os.path.dirname(target) or "."
+    base = os.path.basename(target)
+    if not base:
+        raise IsADirectoryError(f"not a file path: {target!r}")
+    data = text.encode("utf-8")
+    try:
+        mode: int | None = stat.S_IMODE(os.lstat(target).st_mode) if not os.path.islink(target) else None
+    except FileNotFoundError:
+        mode = None
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+def _fsync_directory(directory: str) -> None:
+    """Make the rename durable (POSIX); a best effort where directories cannot be opened."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,340 @@
+"""The workflow expression language: `${...}` strings (docs/workflow-dialect.md).
+
+`parse(body)` parses the text between `${` and the final `}` with the LALR
+grammar in expr.lark and returns an `Expression`: the references it reads
+(with their offsets, for diagnostics) or the syntax error (offset and the
+readable set of what was expected). Results are cached by text: a compiled
+workflow repeats the same expressions many times.
+
+`input_path`, `step_path`, `item_path`, `index_path` and `expression` build
+canonical expression text, quoting names that are not plain segments (such as
+generated IDs with dots): the lowering pass uses them so that it never
+formats expression text by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Union
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+OPEN = "${"
+CLOSE = "}"
+
+Segment = Union[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """One path an expression reads: `data.<root>[.<name>]<segments>`.
+
+    Offsets are into the expression body (0-based, end exclusive)."""
+
+    root: str
+    """`inputs`, `steps`, `item` or `index`."""
+    name: str | None
+    """The input name or step ID (None for item and index)."""
+    segments: tuple[Segment, ...]
+    """The fields (str) and array indexes (int) after the name."""
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    segment_spans: tuple[tuple[int, int], ...]
+    in_present: bool = False
+    """True when the path is the argument of `present(...)`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExprError:
+    offset: int
+    """Where the parser stopped, as an offset into the body."""
+    end: int
+    message: str
+    expected: tuple[str, ...]
+    """What would have been accepted there, readable (`data`, a string, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    body: str
+    refs: tuple[Ref, ...] = ()
+    error: ExprError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+# --- recognising expression strings -----------------------------------------------------
+
+def split(text: str) -> str | None:
+    """The body of a whole-string expression `${...}`, else None."""
+    if len(text) >= 3 and text.startswith(OPEN) and text.endswith(CLOSE):
+        return text[2:-1]
+    return None
+
+
+def is_expression(text: object) -> bool:
+    return isinstance(text, str) and text.startswith(OPEN)
+
+
+# --- the parser ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("taskplan.workflow").joinpath("expr.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", start="start", maybe_placeholders=False)
+
+
+def grammar_text() -> str:
+    return resources.files("taskplan.workflow").joinpath("expr.lark").read_text(encoding="utf-8")
+
+
+# The readable name of every terminal, in the order they are listed in messages.
+_DISPLAY: dict[str, str] = {
+    "DATA": "`data`",
+    "STRING": "a string",
+    "NUMBER": "a number",
+    "TRUE": "`true`",
+    "FALSE": "`false`",
+    "NULL": "`null`",
+    "JSON": "`json(...)`",
+    "PRESENT": "`present(...)`",
+    "NOT": "`not`",
+    "LPAR": "`(`",
+    "INPUTS": "`inputs`",
+    "STEPS": "`steps`",
+    "ITEM": "`item`",
+    "INDEX": "`index`",
+    "DOT": "`.`",
+    "NAME": "a field name",
+    "LSQB": "`[`",
+    "INDEX_NUMBER": "an array index",
+    "RSQB": "`]`",
+    "COMPARATOR": "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
+    "AND": "`and`",
+    "OR": "`or`",
+    "RPAR": "`)`",
+    "$END": "the end of the expression",
+}
+_ORDER = {name: i for i, name in enumerate(_DISPLAY)}
+
+
+def _expected(names: object) -> tuple[str, ...]:
+    known = [n for n in set(names or ()) if n in _DISPLAY]  # type: ignore[arg-type]
+    known.sort(key=_ORDER.__getitem__)
+    return tuple(_DISPLAY[n] for n in known)
+
+
+def _describe(text: str) -> str:
+    shown = text if len(text) <= 20 else text[:20] + "..."
+    return "`" + shown.replace("`", "'") + "`"
+
+
+def _error(body: str, exc: UnexpectedInput) -> ExprError:
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        accepts = getattr(exc, "accepts", None) or exc.expected
+        expected = _expected(accepts)
+        if token.type == "$END":
+            offset, end = len(body), len(body)
+            found = "end of the expression"
+        else:
+            offset = token.start_pos if token.start_pos is not None else 0
+            end = token.end_pos if token.end_pos is not None else offset + 1
+            found = _describe(str(token))
+    elif isinstance(exc, UnexpectedCharacters):
+        offset = exc.pos_in_stream
+        end = offset + 1
+        expected = _expected(exc.allowed)
+        char = body[offset] if offset < len(body) else ""
+        if char in "\"'":
+            found = "an unterminated or malformed string"
+        else:
+            found = _describe(char)
+    else:  # pragma: no cover - lark raises only the two above for LALR
+        offset, end, expected, found = 0, len(body), (), "this text"
+    message = f"unexpected {found}"
+    if expected:
+        message += "; expected " + (expected[0] if len(expected) == 1 else "one of " + ", ".join(expected))
+    return ExprError(offset, end, message, expected)
+
+
+def _string_value(token: Token) -> str:
+    text = str(token)
+    if text.startswith('"'):
+        return json.loads(text)
+    return text[1:-1].replace("\\'", "'").replace("\\\\", "\\")
+
+
+def _key(tree: Tree) -> tuple[str, int, int]:
+    # key: DOT NAME | LSQB STRING RSQB: the name token is the second child either way
+    token = tree.children[1]
+    if token.type == "STRING":
+        return _string_value(token), token.start_pos, token.end_pos
+    return str(token), token.start_pos, token.end_pos
+
+
+def _ref(tree: Tree, in_present: bool) -> Ref:
+    kind = tree.data
+    children = tree.children
+    start = children[0].start_pos
+    name = None
+    # item/index: the "name" span is the keyword itself
+    name_start, name_end = children[2].start_pos, children[2].end_pos
+    rest = children[3:]
+    root = {"input_path": "inputs", "step_path": "steps", "item_path": "item", "index_path": "index"}[kind]
+    end = children[2].end_pos
+    if kind in ("input_path", "step_path"):
+        name, name_start, name_end = _key(rest[0])
+        end = rest[0].children[-1].end_pos
+        rest = rest[1:]
+    segments: list[Segment] = []
+    spans: list[tuple[int, int]] = []
+    for seg in rest:
+        token = seg.children[1]
+        if seg.data == "index":
+            segments.append(int(str(token)))
+        elif token.type == "STRING":
+            segments.append(_string_value(token))
+        else:
+            segments.append(str(token))
+        spans.append((token.start_pos, token.end_pos))
+        end = seg.children[-1].end_pos
+    return Ref(root, name, tuple(segments), start, end, name_start, name_end, tuple(spans), in_present)
+
+
+_PATHS = frozenset({"input_path", "step_path", "item_path", "index_path"})
+
+
+def _refs(tree: Tree | Token) -> tuple[Ref, ...]:
+    """Every path in the tree, in text order; iterative (expressions may nest deeply)."""
+    out: list[Ref] = []
+    stack: list[tuple[Tree | Token, bool]] = [(tree, False)]
+    while stack:
+        node, in_present = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if node.data in _PATHS:
+            out.append(_ref(node, in_present))
+            continue
+        present = node.data == "present_call"
+        for child in reversed(node.children):
+            stack.append((child, present))
+    out.sort(key=lambda r: r.start)
+    return tuple(out)
+
+
+_WS = " \t\r\n"
+_JSON_STRING = r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"'
+# The common case, a single path without inner whitespace, recognised without the
+# parser (lark costs ~70-130 us an expression). It accepts exactly what the grammar
+# accepts for such text and gives the same Refs (tests/test_expr.py checks both).
+_FAST = re.compile(
+    r"data\.(?:(inputs|steps)(?:\.([A-Za-z0-9_-]+)|\[(" + _JSON_STRING + r")\])|(item)|(index)(?![.\[]))"
+    r"((?:\.[A-Za-z0-9_-]+|\[(?:0|[1-9][0-9]*)\]|\[" + _JSON_STRING + r"\])*)"
+)
+_FAST_SEGMENT = re.compile(r"\.([A-Za-z0-9_-]+)|\[(0|[1-9][0-9]*)\]|\[(" + _JSON_STRING + r")\]")
+
+
+def _fast(body: str) -> Expression | None:
+    stripped = body.strip(_WS)
+    match = _FAST.fullmatch(stripped)
+    if match is None:
+        return None
+    base = len(body) - len(body.lstrip(_WS))
+    root_kw, plain, quoted, item, index, tail = match.groups()
+    if root_kw:
+        root = root_kw
+        if plain is not None:
+            name, name_start, name_end = plain, match.start(2), match.end(2)
+        else:
+            name, name_start, name_end = json.loads(quoted), match.start(3), match.end(3)
+    else:
+        root = "item" if item else "index"
+        name = None
+        name_start, name_end = match.start(4 if item else 5), match.end(4 if item else 5)
+    segments: list[Segment] = []
+    spans: list[tuple[int, int]] = []
+    offset = match.start(6)
+    for seg in _FAST_SEGMENT.finditer(tail):
+        field, number, string = seg.groups()
+        if field is not None:
+            segments.append(field)
+            spans.append((offset + seg.start(1) + base, offset + seg.end(1) + base))
+        elif number is not None:
+            segments.append(int(number))
+            spans.append((offset + seg.start(2) + base, offset + seg.end(2) + base))
+        else:
+            segments.append(json.loads(string))
+            spans.append((offset + seg.start(3) + base, offset + seg.end(3) + base))
+    ref = Ref(
+        root, name, tuple(segments), base, base + len(stripped), base + name_start, base + name_end, tuple(spans)
+    )
+    return Expression(body, (ref,))
+
+
+def parse_slow(body: str) -> Expression:
+    """Parse with the grammar only (no fast path): what `parse` must agree with."""
+    try:
+        tree = _parser().parse(body)
+    except UnexpectedInput as exc:
+        return Expression(body, (), _error(body, exc))
+    return Expression(body, _refs(tree))
+
+
+@lru_cache(maxsize=65536)
+def parse(body: str) -> Expression:
+    """Parse an expression body (the text inside `${...}`). Never raises."""
+    return _fast(body) or parse_slow(body)
+
+
+# --- building canonical expression text ------------------------------------------------------
+
+def _is_plain(name: str) -> bool:
+    return bool(name) and all(c.isascii() and (c.isalnum() or c in "_-") for c in name)
+
+
+def _segment(seg: Segment) -> str:
+    if isinstance(seg, int) and not isinstance(seg, bool):
+        if seg < 0:
+            raise ValueError(f"array index must not be negative: {seg}")
+        return f"[{seg}]"
+    if _is_plain(seg):
+        return "." + seg
+    return "[" + json.dumps(seg, ensure_ascii=False) + "]"
+
+
+def input_path(name: str, *segments: Segment) -> str:
+    """`data.inputs.<name>...` as expression body text."""
+    return "data.inputs" + _segment(name) + "".join(_segment(s) for s in segments)
+
+
+def step_path(step_id: str, *segments: Segment) -> str:
+    """`data.steps.<id>...`; a generated ID with dots is quoted: `data.steps["__a.b"].value`."""
+    return "data.steps" + _segment(step_id) + "".join(_segment(s) for s in segments)
+
+
+def item_path(*segments: Segment) -> str:
+    return "data.item" + "".join(_segment(s) for s in segments)
+
+
+def index_path() -> str:
+    return "data.index"
+
+
+def string_literal(text: str) -> str:
+    """A string literal inside an expression body."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def expression(body: str) -> str:
+    """`${body}`: the whole-string form written in a workflow."""
+    return OPEN + body + CLOSE

@@ -1,0 +1,462 @@
+"""A compiled subset of JSON Schema (draft 2020-12) with precise, readable errors.
+
+Why not jsonschema directly: it takes ~2.6 s on a 10k-step document, and on an
+invalid step it reports "is not valid under any of the given schemas" at the
+step instead of the exact field. This compiles a schema once into Python
+closures (tens of milliseconds for 10k steps) that report each error at its
+own JSON path. `overrides` replaces a `$ref` target with a hand-written check
+(the validate pass dispatches steps by `type`, and walks data trees
+iteratively); tests check that the result agrees with jsonschema.
+
+Supported keywords: $ref (local), type, const, enum, pattern, minLength,
+maxLength, minimum, maximum, items, minItems, maxItems, properties, required,
+additionalProperties, propertyNames, minProperties, dependentRequired,
+dependentSchemas, anyOf, oneOf, allOf, if/then/else, not; annotations are
+ignored. An unsupported keyword is an error at compile time, so that the
+schema can never say more than is checked.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Path = tuple  # tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    path: Path
+    """JSON path (keys and indexes) of the value, or of the member whose key is wrong (`key`)."""
+    message: str
+    key: bool = False
+    code: str = "WORKFLOW_SCHEMA"
+
+
+Errors = list  # list[SchemaError]
+Check = Callable[[Any, Path, Errors], None]
+
+ANNOTATIONS = frozenset(
+    {"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"}
+)
+SUPPORTED = ANNOTATIONS | {
+    "$ref", "type", "const", "enum", "pattern", "minLength", "maxLength", "minimum", "maximum", "items",
+    "minItems", "maxItems", "properties", "required", "additionalProperties", "propertyNames",
+    "minProperties", "dependentRequired", "dependentSchemas", "anyOf", "oneOf", "allOf", "if", "then",
+    "else", "not",
+}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    t = type(value)
+    if t is bool:
+        return "boolean"
+    if t is int:
+        return "integer"
+    if t is float:
+        return "number"
+    if t is str:
+        return "string"
+    if t is list:
+        return "array"
+    if t is dict:
+        return "object"
+    return t.__name__
+
+
+def _is_type(value: Any, name: str) -> bool:
+    t = type(value)
+    if name == "object":
+        return t is dict
+    if name == "array":
+        return t is list
+    if name == "string":
+        return t is str
+    if name == "boolean":
+        return t is bool
+    if name == "null":
+        return value is None
+    if name == "integer":
+        return t is int or (t is float and value.is_integer())
+    if name == "number":
+        return t is int or t is float
+    return False
+
+
+_ARTICLES = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "a boolean",
+             "null": "null", "integer": "an integer", "number": "a number"}
+
+
+def _a(type_name: str) -> str:
+    return _ARTICLES.get(type_name, type_name)
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema defines it (1 == 1.0, but true != 1)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:40] + "..."
+        return "`" + text + "`"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return "a " + json_type(value)
+
+
+def _field(path: Path) -> str:
+    """How the value at `path` is named in a message."""
+    if path and isinstance(path[-1], str):
+        return f"`{path[-1]}`"
+    if path:
+        return f"item {path[-1]}"
+    return "the document"
+
+
+def ecma_pattern(pattern: str) -> str:
+    """A JSON Schema (ECMA-262) pattern as a Python regex: a final `$` means the end of
+    the text (Python's `$` would also match before a final newline, so `"abc\n"`
+    would pass `^[a-z]+$`)."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        return pattern[:-1] + r"\Z"
+    return pattern
+
+
+def suggest(word: str, candidates: list[str] | tuple[str, ...]) -> str | None:
+    """The closest candidate, for "did you mean" (deterministic)."""
+    found = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+class Compiler:
+    """Compiles one schema document. `labels` names patterns in messages."""
+
+    def __init__(
+        self,
+        root: dict[str, Any],
+        overrides: dict[str, Check] | None = None,
+        labels: dict[str, str] | None = None,
+    ):
+        self.root = root
+        self.overrides = dict(overrides or {})
+        self.labels = labels or {}
+        self._refs: dict[str, Check] = {}
+
+    # --- references ----------------------------------------------------------------------
+
+    def ref(self, ref: str) -> Check:
+        if ref in self.overrides:
+            return self.overrides[ref]
+        if ref not in self._refs:
+            slot: list[Check] = []
+            self._refs[ref] = lambda v, p, out: slot[0](v, p, out)  # recursion-safe forward
+            slot.append(self.compile(self.resolve(ref)))
+            self._refs[ref] = slot[0]
+        return self._refs[ref]
+
+    def resolve(self, ref: str) -> Any:
+        if not ref.startswith("#"):
+            raise ValueError(f"only local $ref is supported: {ref}")
+        node: Any = self.root
+        for token in ref[1:].split("/")[1:]:
+            token = token.replace("~1", "/").replace("~0", "~")
+            node = node[token]
+        return node
+
+    def _label(self, schema: Any) -> str:
+        """How a message names what a (name) schema allows: its pattern's label."""
+        seen = 0
+        while isinstance(schema, dict) and "$ref" in schema and seen < 8:
+            schema, seen = self.resolve(schema["$ref"]), seen + 1
+        if isinstance(schema, dict) and "pattern" in schema:
+            return self.labels.get(schema["pattern"], f"allowed here (pattern {schema['pattern']})")
+        return "allowed here"
+
+    # --- compiling -----------------------------------------------------------------------
+
+    def compile(self, schema: Any) -> Check:
+        if schema is True or schema == {}:
+            return _accept
+        if schema is False:
+            return lambda v, p, out: out.append(SchemaError(p, f"{_field(p)} is not allowed here"))
+        if not isinstance(schema, dict):
+            raise TypeError(f"not a schema: {schema!r}")
+        unknown = set(schema) - SUPPORTED
+        if unknown:
+            raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+        checks: list[Check] = []
+        if "$ref" in schema:
+            checks.append(self.ref(schema["$ref"]))
+        types = schema.get("type")
+        type_check = self._type(types) if types is not None else None
+        body: list[Check] = []
+        for keywords, builder in _GROUPS:
+            if any(k in schema for k in keywords):
+                body.append(builder(self, schema))
+        if "if" in schema:
+            body.append(self._if(schema))
+
+        if type_check is None and not checks and len(body) == 1:
+            return body[0]
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            for c in checks:
+                c(value, path, out)
+            if type_check is not None and not type_check(value, path, out):
+                return  # the wrong type: nothing else about the value is meaningful
+            for c in body:
+                c(value, path, out)
+
+        return check
+
+    def _type(self, types: Any) -> Callable[[Any, Path, Errors], bool]:
+        names = [types] if isinstance(types, str) else list(types)
+
+        def check(value: Any, path: Path, out: Errors) -> bool:
+            for n in names:
+                if _is_type(value, n):
+                    return True
+            expected = " or ".join(_a(n) for n in names)
+            out.append(SchemaError(path, f"{_field(path)} must be {expected}, not {_a(json_type(value))}"))
+            return False
+
+        return check
+
+    def _const(self, schema: dict[str, Any]) -> Check:
+        const = schema["const"]
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if not _json_equal(value, const):
+                out.append(SchemaError(path, f"{_field(path)} must be {_show(const)}, not {_show(value)}"))
+
+        return check
+
+    def _enum(self, schema: dict[str, Any]) -> Check:
+        options = schema["enum"]
+        shown = ", ".join(_show(o) for o in options)
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if not any(_json_equal(value, o) for o in options):
+                message = f"{_field(path)} must be one of {shown}, not {_show(value)}"
+                if isinstance(value, str):
+                    close = suggest(value, [o for o in options if isinstance(o, str)])
+                    if close:
+                        message += f"; did you mean `{close}`?"
+                out.append(SchemaError(path, message))
+
+        return check
+
+    def _string(self, schema: dict[str, Any]) -> Check:
+        pattern = schema.get("pattern")
+        regex = re.compile(ecma_pattern(pattern)) if pattern is not None else None
+        label = self.labels.get(pattern or "", f"the pattern {pattern}")
+        min_length = schema.get("minLength")
+        max_length = schema.get("maxLength")
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if type(value) is not str:
+                return
+            if max_length is not None and len(value) > max_length:
+                out.append(SchemaError(path, f"{_field(path)} is longer than {max_length} characters"))
+            elif min_length is not None and len(value) < min_length:
+                out.append(SchemaError(path, f"{_field(path)} is shorter than {min_length} characters"))
+            elif regex is not None and regex.search(value) is None:
+                out.append(SchemaError(path, f"{_field(path)} {_show(value)} is not {label}"))
+
+        return check
+
+    def _number(self, schema: dict[str, Any]) -> Check:
+        minimum = schema.get("minimum")
+        maximum = schema.get("maximum")
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if type(value) not in (int, float):
+                return
+            if minimum is not None and value < minimum:
+                out.append(SchemaError(path, f"{_field(path)} must be at least {minimum}, not {_show(value)}"))
+            if maximum is not None and value > maximum:
+                out.append(SchemaError(path, f"{_field(path)} must be at most {maximum}, not {_show(value)}"))
+
+        return check
+
+    def _array(self, schema: dict[str, Any]) -> Check:
+        items = self.compile(schema["items"]) if "items" in schema else None
+        min_items = schema.get("minItems")
+        max_items = schema.get("maxItems")
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if type(value) is not list:
+                return
+            if min_items is not None and len(value) < min_items:
+                out.append(SchemaError(path, f"{_field(path)} needs at least {min_items} item{'s' if min_items != 1 else ''}"))
+            if max_items is not None and len(value) > max_items:
+                out.append(SchemaError(path, f"{_field(path)} has more than {max_items} items"))
+            if items is not None:
+                for i, item in enumerate(value):
+                    items(item, path + (i,), out)
+
+        return check
+
+    def _object(self, schema: dict[str, Any]) -> Check:
+        title = schema.get("title")
+        where = f" in {title}" if title else ""
+        required = list(schema.get("required", ()))
+        properties = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
+        known = list(properties)
+        additional_schema = schema.get("additionalProperties", True)
+        closed = additional_schema is False
+        additional = None if additional_schema in (True, False) else self.compile(additional_schema)
+        names_schema = schema.get("propertyNames")
+        names = self.compile(names_schema) if names_schema is not None else None
+        names_label = self._label(names_schema)
+        min_properties = schema.get("minProperties")
+        dependent_required = schema.get("dependentRequired", {})
+        dependent_schemas = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if type(value) is not dict:
+                return
+            for name in required:
+                if name not in value:
+                    out.append(SchemaError(path, f"missing required field `{name}`{where}"))
+            if min_properties is not None and len(value) < min_properties:
+                out.append(SchemaError(path, f"{_field(path)} needs at least {min_properties} entr{'ies' if min_properties != 1 else 'y'}"))
+            for key, member in value.items():
+                if names is not None:
+                    trial: Errors = []
+                    names(key, path + (key,), trial)
+                    if trial:  # a wrong key: reported at the key, and its value is not checked
+                        out.append(SchemaError(path + (key,), f"the name {_show(key)} is not {names_label}", True))
+                        continue
+                fn = properties.get(key)
+                if fn is not None:
+                    fn(member, path + (key,), out)
+                elif closed:
+                    message = f"unknown field `{key}`{where}"
+                    close = suggest(key, known)
+                    if close:
+                        message += f"; did you mean `{close}`?"
+                    out.append(SchemaError(path + (key,), message, True))
+                elif additional is not None:
+                    additional(member, path + (key,), out)
+            for name, needs in dependent_required.items():
+                if name in value:
+                    for n in needs:
+                        if n not in value:
+                            out.append(SchemaError(path + (name,), f"`{name}` needs `{n}`{where}", True))
+            for name, sub in dependent_schemas.items():
+                if name in value:
+                    sub(value, path, out)
+
+        return check
+
+    def _subschemas(self, schema: dict[str, Any], keyword: str) -> list[Check]:
+        return [self.compile(s) for s in schema[keyword]]
+
+    def _all_of(self, schema: dict[str, Any]) -> Check:
+        subs = self._subschemas(schema, "allOf")
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            for s in subs:
+                s(value, path, out)
+
+        return check
+
+    def _any_of(self, schema: dict[str, Any]) -> Check:
+        subs = self._subschemas(schema, "anyOf")
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            for s in subs:
+                trial: Errors = []
+                s(value, path, trial)
+                if not trial:
+                    return
+            out.append(SchemaError(path, f"{_field(path)} does not have any of the allowed forms"))
+
+        return check
+
+    def _one_of(self, schema: dict[str, Any]) -> Check:
+        alternatives = schema["oneOf"]
+        subs = self._subschemas(schema, "oneOf")
+        # the common case: alternatives that each require one field (exactly one of them)
+        fields = [a["required"][0] for a in alternatives if isinstance(a, dict) and list(a) == ["required"] and len(a["required"]) == 1]
+        exclusive = len(fields) == len(alternatives)
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            if exclusive and type(value) is dict:
+                present = [f for f in fields if f in value]
+                if not present:
+                    out.append(SchemaError(path, "needs one of " + ", ".join(f"`{f}`" for f in fields)))
+                elif len(present) > 1:
+                    out.append(SchemaError(path + (present[1],), f"`{present[1]}` and `{present[0]}` cannot be used together", True))
+                return
+            matches = 0
+            for s in subs:
+                trial: Errors = []
+                s(value, path, trial)
+                matches += not trial
+            if matches != 1:
+                out.append(SchemaError(path, f"{_field(path)} matches {matches} of the alternatives, not exactly one"))
+
+        return check
+
+    def _not(self, schema: dict[str, Any]) -> Check:
+        sub = self.compile(schema["not"])
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            trial: Errors = []
+            sub(value, path, trial)
+            if not trial:
+                out.append(SchemaError(path, f"{_field(path)} {_show(value)} is not allowed here"))
+
+        return check
+
+    def _if(self, schema: dict[str, Any]) -> Check:
+        cond = self.compile(schema["if"])
+        then = self.compile(schema["then"]) if "then" in schema else _accept
+        other = self.compile(schema["else"]) if "else" in schema else _accept
+
+        def check(value: Any, path: Path, out: Errors) -> None:
+            trial: Errors = []
+            cond(value, path, trial)
+            (other if trial else then)(value, path, out)
+
+        return check
+
+
+
+def _accept(value: Any, path: Path, out: Errors) -> None:
+    return None
+
+
+# Keyword groups and the builder that checks each group, in the order they run.
+_GROUPS: list[tuple[tuple[str, ...], Callable[[Compiler, dict[str, Any]], Check]]] = [
+    (("const",), Compiler._const),
+    (("enum",), Compiler._enum),
+    (("pattern", "minLength", "maxLength"), Compiler._string),
+    (("minimum", "maximum"), Compiler._number),
+    (("items", "minItems", "maxItems"), Compiler._array),
+    (("properties", "required", "additionalProperties", "propertyNames", "minProperties", "dependentRequired", "dependentSchemas"), Compiler._object),
+    (("allOf",), Compiler._all_of),
+    (("anyOf",), Compiler._any_of),
+    (("oneOf",), Compiler._one_of),
+    (("not",), Compiler._not),
+]

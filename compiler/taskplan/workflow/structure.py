@@ -1,0 +1,163 @@
+"""The structural check of a workflow document against the dialect's JSON Schema.
+
+`check_structure(tree)` returns every schema error at its own JSON path, each
+with the code it is reported under: WORKFLOW_SCHEMA, or WORKFLOW_EXPRESSION for
+a string that should be (or must not look like) a `${...}` expression.
+
+It runs the schema of `taskplan.workflow.schema` through the compiled subset of
+`taskplan.workflow.fastschema`, with three hand-written checks in place of
+`$ref`s that jsonschema would evaluate slowly or report vaguely:
+
+- `#/$defs/step`: dispatch on `type` to that type's own closed object schema,
+  so an error in a step is reported at the exact field, never as "does not
+  match any of the step types";
+- `#/$defs/value`: data trees, walked iteratively (no recursion limit);
+- `#/$defs/expression`: a whole-string `${...}`.
+
+tests/test_workflow_schema.py checks that validity agrees with jsonschema.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from taskplan.workflow import dialect as d
+from taskplan.workflow.fastschema import Check, Compiler, Errors, SchemaError, json_type, suggest
+from taskplan.workflow.schema import schema
+
+EXPRESSION_CODE = "WORKFLOW_EXPRESSION"
+
+LABELS = {
+    d.NAME_PATTERN: "a valid name (dot-separated segments of letters, digits, `_` and `-`)",
+    d.STEP_ID_PATTERN: "a valid step ID (1-64 letters, digits, `_` or `-`; or a generated ID: `__`, then dot-separated segments)",
+    d.DOCUMENT_NAME_PATTERN: "a valid document name (lower-case letters, digits and `-`, at most 63)",
+    d.CHOICE_ID_PATTERN: "a valid choice ID (1-64 letters, digits, `_` or `-`)",
+    d.TEMPLATE_VALUE_PATTERN: "a valid placeholder name (a letter or `_`, then letters, digits or `_`)",
+    d.POINTER_PATTERN: "a JSON Pointer (empty, or `/` and `/`-separated tokens with `~0`, `~1` escapes)",
+    d.DIGEST_PATTERN: "a digest (`sha256:` and 64 lower-case hex digits)",
+    d.EXECUTOR_TYPE_PATTERN: "an executor type (dotted lower-case segments such as `mcp.call`)",
+    d.NOT_DOLLAR_PATTERN: "allowed: names starting with `$` are reserved (write such data as `{$literal: ...}`)",
+}
+
+
+def _field(path: tuple) -> str:
+    return f"`{path[-1]}`" if path and isinstance(path[-1], str) else "the value"
+
+
+def _check_expression(value: Any, path: tuple, out: Errors) -> None:
+    if type(value) is not str:
+        out.append(SchemaError(path, f"{_field(path)} must be an expression string `${{...}}`, not {json_type(value)}"))
+    elif not (len(value) >= 3 and value.startswith("${") and value.endswith("}")):
+        out.append(
+            SchemaError(
+                path,
+                f"{_field(path)} must be a whole expression `${{...}}`",
+                code=EXPRESSION_CODE,
+            )
+        )
+
+
+def _check_value(value: Any, path: tuple, out: Errors) -> None:
+    """A data tree, iteratively: literal strings may not contain `${` (unless they are
+    a whole expression), mapping keys may not start with `$` except `{$literal: X}`,
+    whose X is not looked into."""
+    stack: list[tuple[Any, tuple]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        t = type(node)
+        if t is str:
+            if "${" in node and not (len(node) >= 3 and node.startswith("${") and node.endswith("}")):
+                out.append(
+                    SchemaError(
+                        where,
+                        "text containing `${` must be a whole expression `${...}`; "
+                        "write literal text as `{$literal: \"...\"}`",
+                        code=EXPRESSION_CODE,
+                    )
+                )
+        elif t is dict:
+            if d.LITERAL in node:
+                for key in node:
+                    if key != d.LITERAL:
+                        out.append(SchemaError(where + (key,), f"a `{d.LITERAL}` mapping has no other field than `{d.LITERAL}`", True))
+                continue
+            children = []
+            for key, member in node.items():
+                if key.startswith("$"):
+                    out.append(
+                        SchemaError(
+                            where + (key,),
+                            f"keys starting with `$` are reserved; write a mapping with such keys as `{{{d.LITERAL}: {{...}}}}`",
+                            True,
+                        )
+                    )
+                else:
+                    children.append((member, where + (key,)))
+            stack.extend(reversed(children))
+        elif t is list:
+            stack.extend((node[i], where + (i,)) for i in range(len(node) - 1, -1, -1))
+        elif node is None or t is bool or t is int or t is float:
+            pass
+        else:  # pragma: no cover - readers produce plain data only
+            out.append(SchemaError(where, f"not a JSON value: {t.__name__}"))
+
+
+class _Steps:
+    """The `#/$defs/step` check: dispatch on `type`."""
+
+    def __init__(self) -> None:
+        self.by_kind: dict[str, Check] = {}
+
+    def build(self, compiler: Compiler) -> None:
+        """Compile each type's schema (after this check is registered as the override:
+        switch cases hold steps themselves)."""
+        for t in d.BUILTIN_TYPES:
+            self.by_kind[t] = compiler.ref(f"#/$defs/step.{t}")
+        self.by_kind[d.EXECUTOR] = compiler.ref("#/$defs/step.executor")
+
+    def __call__(self, value: Any, path: tuple, out: Errors) -> None:
+        if type(value) is not dict:
+            out.append(SchemaError(path, f"a step must be a mapping, not {json_type(value)}"))
+            return
+        type_ = value.get("type")
+        kind = d.step_kind(type_)
+        if kind is not None:
+            self.by_kind[kind](value, path, out)
+            return
+        if "id" not in value:
+            out.append(SchemaError(path, "missing required field `id` in a step"))
+        if "type" not in value:
+            out.append(SchemaError(path, "missing required field `type` in a step"))
+        elif type(type_) is not str:
+            out.append(SchemaError(path + ("type",), f"`type` must be a string, not {json_type(type_)}"))
+        else:
+            message = f"unknown step type `{type_}`"
+            close = suggest(type_, d.BUILTIN_TYPES)
+            if close:
+                message += f"; did you mean `{close}`?"
+            elif not d.EXECUTOR_TYPE_RE.match(type_):
+                message += "; a catalog executor type is dotted lower-case segments such as `mcp.call`"
+            else:
+                message += f"; `{type_.split('.')[0]}.` is reserved for built-in step types"
+            out.append(SchemaError(path + ("type",), message))
+
+
+@lru_cache(maxsize=1)
+def _root() -> Check:
+    overrides: dict[str, Check] = {
+        "#/$defs/value": _check_value,
+        "#/$defs/expression": _check_expression,
+    }
+    compiler = Compiler(schema(), overrides, LABELS)
+    steps = _Steps()
+    compiler.overrides["#/$defs/step"] = steps
+    steps.build(compiler)
+    return compiler.ref("#")
+
+
+def check_structure(tree: Any) -> list[SchemaError]:
+    """Every structural error of a workflow document tree, in document order."""
+    out: Errors = []
+    _root()(tree, (), out)
+    return out
