@@ -115,6 +115,8 @@ class _ScopePass:
         self._task_ids: list[str] | None = None
         self._choice_ids: list[str] | None = None
         self.group_input_owner: dict[str, GroupNode] = {}
+        self.copy_scopes: dict[str, set[ScopeNode]] = {}
+        """Duplicated task ID -> the scopes holding a later copy of it."""
 
     # ================================================================ 1. build
 
@@ -156,6 +158,9 @@ class _ScopePass:
             node.id_ok = ptr not in identity.invalid_ids
             cp.choices.append(node)
             cp.by_pointer[ptr] = node
+        for task in cp.tasks:
+            if task.duplicate and task.id is not None:
+                self.copy_scopes.setdefault(task.id, set()).add(task.scope)
         for ident, decl in identity.declarations.items():
             found = cp.by_pointer.get(decl.pointer)
             if found is not None and not isinstance(found, ScopeNode):
@@ -368,8 +373,8 @@ class _ScopePass:
                     continue
                 self.add_dep(task, target, ptr, explicit=True)
                 continue
-            if self.identity.declarations[name].copies:
-                res.ok = False  # a duplicated ID (already reported): nothing more
+            if task.scope in self.copy_scopes.get(name, ()):
+                res.ok = False  # a later copy of a duplicated ID (reported) is meant: nothing more
                 continue
             res.ok = False
             rep.report(
@@ -472,8 +477,8 @@ class _ScopePass:
                     self.add_dep(pos, target, ptr, explicit=False)
                 return
         res.ok = False
-        if self.identity.declarations[source].copies:
-            return  # a duplicated ID: the reader may mean a later copy; reported already
+        if self.copy_visible(source, scope):
+            return  # the reader means a later copy of a duplicated ID (reported): nothing more
         if target.in_always:
             rep.report(
                 "TASK_REFERENCE_SCOPE",
@@ -484,6 +489,18 @@ class _ScopePass:
             )
             return
         self.not_visible(target, res, reader, scope, src_ptr, subject)
+
+    def copy_visible(self, ident: str, scope: ScopeNode) -> bool:
+        """Whether a later copy of the duplicated `ident` sits in `scope` or above it."""
+        holders = self.copy_scopes.get(ident)
+        if not holders:
+            return False
+        c: ScopeNode | None = scope
+        while c is not None:
+            if c in holders:
+                return True
+            c = c.parent
+        return False
 
     def not_visible(
         self,
