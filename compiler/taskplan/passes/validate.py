@@ -1,0 +1,1029 @@
+"""The validate pass: any workflow document (the compiler's own output, or a file a
+person wrote) -> findings, each exactly once, at the exact YAML node.
+
+What it checks, in order (docs/workflow-dialect.md, Validation):
+
+1. limits: steps per document (WORKFLOW_LIMIT); the version (WORKFLOW_SCHEMA,
+   and nothing else is checked for a version other than 1);
+2. structure against the dialect's JSON Schema, dispatching each step to its
+   own type's schema (WORKFLOW_SCHEMA; WORKFLOW_EXPRESSION for text that should
+   be, or must not look like, a `${...}` expression); step IDs unique per
+   workflow; embedded JSON Schemas valid (draft 2020-12), an `llm.call` schema
+   strict, an input's `default` valid against its `type`;
+3. references: call targets and the entrypoint exist; a call binds only
+   declared inputs and every required one; `data.steps.X` names a step of the
+   same workflow that has run before (earlier in its list or an enclosing
+   one; from `finally`, any top-level step of `steps`); the result field
+   after the ID exists for that step type (and a called workflow's output
+   exists); `data.inputs.X` is a declared input; `data.item`/`data.index` only
+   in a loop body (a workflow that is not the entrypoint and is run only by
+   `loop.*` steps); template placeholders have values (WORKFLOW_REFERENCE);
+4. expression syntax, located at the exact column inside the YAML string when
+   the string is written on one line (WORKFLOW_EXPRESSION);
+5. the graph: no cycle of workflow calls (WORKFLOW_CYCLE), nesting depth
+   (WORKFLOW_LIMIT).
+
+Nothing that follows from an earlier finding is reported again: a step of an
+unknown type is not looked into; a call to an unknown workflow binds nothing;
+an expression that does not parse reads nothing.
+
+Every finding carries the workflow, the step and the step's `source` pointer,
+so that the compiler can map a finding in its own output back to the TaskPlan.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from taskplan.config import DEFAULT_LIMITS, Limits
+from taskplan.diagnostics import Diagnostic, Diagnostics, Related, Reporter, Severity
+from taskplan.source import pointer as jp
+from taskplan.source.document import SourceDocument
+from taskplan.source.span import Span
+from taskplan.workflow import dialect as d
+from taskplan.workflow import expr as ex
+from taskplan.workflow.fastschema import suggest
+from taskplan.workflow.structure import check_structure
+
+SCHEMA = "WORKFLOW_SCHEMA"
+EXPRESSION = "WORKFLOW_EXPRESSION"
+REFERENCE = "WORKFLOW_REFERENCE"
+CYCLE = "WORKFLOW_CYCLE"
+LIMIT = "WORKFLOW_LIMIT"
+
+
+# --- results -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One diagnostic of the validate pass, with where it is in the workflow's structure."""
+
+    diagnostic: Diagnostic
+    pointer: str
+    """The JSON Pointer (into the workflow document) the finding is about."""
+    workflow: str | None = None
+    """The workflow it is in, if any."""
+    step: str | None = None
+    """The ID of the innermost step it is in, if any."""
+    step_pointer: str | None = None
+    """That step's pointer."""
+    source: str | None = None
+    """That step's `source`: the TaskPlan pointer it was compiled from (compiled output only)."""
+
+
+@dataclass(slots=True)
+class ValidationResult:
+    """What validating one workflow document found."""
+
+    document: SourceDocument
+    findings: list[Finding] = field(default_factory=list)
+    """The validate pass's findings, sorted like diagnostics (file, line, column, code)."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Every diagnostic about the document, the read pass's included, sorted."""
+
+    @property
+    def path(self) -> str:
+        return self.document.path
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for x in self.diagnostics if x.severity is Severity.ERROR)
+
+    @property
+    def ok(self) -> bool:
+        return self.document.ok and self.errors == 0
+
+
+def validate_text(
+    data: bytes, path: str, *, limits: Limits = DEFAULT_LIMITS, format: str | None = None
+) -> ValidationResult:
+    """Read the bytes of a workflow file (shown as `path`) and validate it."""
+    from taskplan.source.read import WORKFLOW_CODES, read_document
+
+    sink = Diagnostics()
+    document = read_document(data, path, sink, codes=WORKFLOW_CODES, limits=limits, format=format)  # type: ignore[arg-type]
+    result = ValidationResult(document)
+    if document.ok:
+        result = validate_document(document, Reporter(document, sink), limits)
+    result.diagnostics = sink.sorted()
+    return result
+
+
+def validate_document(
+    document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT_LIMITS
+) -> ValidationResult:
+    """Validate a workflow document that was read (document.ok). Reports through
+    `reporter` and returns the findings. Never raises on user input."""
+    result = ValidationResult(document)
+    if not document.ok:
+        return result
+    validator = _Validator(document, reporter, limits)
+    validator.run()
+    seen: set[tuple] = set()
+    for finding in sorted(validator.findings, key=lambda f: f.diagnostic.sort_key):
+        dx = finding.diagnostic
+        key = (dx.code, dx.location, dx.message)
+        if key not in seen:
+            seen.add(key)
+            result.findings.append(finding)
+    result.diagnostics = [f.diagnostic for f in result.findings]
+    return result
+
+
+# --- the document's structure, as the checks need it ----------------------------------------------
+
+class _Step:
+    __slots__ = ("id", "kind", "node", "path", "list_path", "index", "parent", "section", "workflow",
+                 "calls", "inline", "height")
+
+    def __init__(self, node: dict, path: tuple, list_path: tuple, index: int, parent: "_Step | None",
+                 section: str, workflow: "_Workflow"):
+        sid = node.get("id")
+        self.id: str | None = sid if type(sid) is str else None
+        self.kind = d.step_kind(node.get("type"))
+        self.node = node
+        self.path = path
+        self.list_path = list_path
+        self.index = index
+        self.parent = parent
+        self.section = section
+        self.workflow = workflow
+        self.calls: list[_Call] = []
+        self.inline: list[list[_Step]] = []
+        self.height = 0
+
+
+class _Call:
+    __slots__ = ("caller", "target_name", "path", "loop", "input", "input_path", "target")
+
+    def __init__(self, caller: _Step, target_name: str, path: tuple, loop: bool, input_: Any, input_path: tuple):
+        self.caller = caller
+        self.target_name = target_name
+        self.path = path
+        self.loop = loop
+        self.input = input_
+        self.input_path = input_path
+        self.target: _Workflow | None = None
+
+
+class _Workflow:
+    __slots__ = ("name", "node", "path", "inputs", "outputs", "steps", "finally_", "by_id", "callers",
+                 "calls", "item_ok", "height", "prefixes")
+
+    def __init__(self, name: str, node: dict):
+        self.name = name
+        self.node = node
+        self.path = ("workflows", name)
+        inputs = node.get("inputs", {})
+        outputs = node.get("outputs", {})
+        self.inputs: dict | None = inputs if type(inputs) is dict else None
+        self.outputs: dict | None = outputs if type(outputs) is dict else None
+        self.steps: list[_Step] = []
+        self.finally_: list[_Step] = []
+        self.by_id: dict[str, _Step] = {}
+        self.callers: list[_Call] = []
+        self.calls: list[_Call] = []
+        self.item_ok = False
+        self.height = 0
+        self.prefixes: set[str] | None = None
+
+
+def _input_required(decl: Any) -> bool:
+    if type(decl) is not dict:
+        return False
+    required = decl.get("required")
+    if required is None:
+        return "default" not in decl
+    return required is True
+
+
+class _Validator:
+    def __init__(self, document: SourceDocument, reporter: Reporter, limits: Limits):
+        self.document = document
+        self.reporter = reporter
+        self.limits = limits
+        self.tree = document.tree
+        self.findings: list[Finding] = []
+        self.workflows: dict[str, _Workflow] = {}
+        self.owner: dict[str, str] = {}
+        """step ID -> the first workflow (document order) that declares it."""
+        self.calls: list[_Call] = []
+
+    # --- reporting ------------------------------------------------------------------------
+
+    def report(
+        self,
+        code: str,
+        path: tuple,
+        message: str,
+        *,
+        key: bool = False,
+        span: Span | None = None,
+        hint: str | None = None,
+        related: Iterable[Related] = (),
+        step: _Step | None = None,
+    ) -> None:
+        pointer = jp.from_path(path)
+        diagnostic = self.reporter.report(code, pointer, message, key=key, span=span, hint=hint, related=related)
+        workflow, step_node, step_path = self._context(path) if step is None else (step.workflow.name, step.node, step.path)
+        sid = step_node.get("id") if step_node is not None else None
+        source = step_node.get("source") if step_node is not None else None
+        self.findings.append(
+            Finding(
+                diagnostic,
+                pointer,
+                workflow,
+                sid if type(sid) is str else None,
+                jp.from_path(step_path) if step_path is not None else None,
+                source if type(source) is str else None,
+            )
+        )
+
+    def _context(self, path: tuple) -> tuple[str | None, dict | None, tuple | None]:
+        """The workflow and the innermost step that `path` lies in."""
+        if len(path) < 2 or path[0] != "workflows" or type(self.tree) is not dict:
+            return None, None, None
+        workflows = self.tree.get("workflows")
+        if type(workflows) is not dict or path[1] not in workflows:
+            return None, None, None
+        node: Any = workflows[path[1]]
+        step: dict | None = None
+        step_path: tuple | None = None
+        i = 2
+        while i + 1 < len(path) and type(node) is dict:
+            if path[i] in ("steps", "finally") and type(path[i + 1]) is int:
+                items = node.get(path[i])
+                if type(items) is not list or path[i + 1] >= len(items) or type(items[path[i + 1]]) is not dict:
+                    break
+                node = items[path[i + 1]]
+                step, step_path = node, path[: i + 2]
+                i += 2
+            elif path[i] == "cases" and type(path[i + 1]) is int and i + 2 < len(path) and path[i + 2] == "steps":
+                cases = node.get("cases")
+                if type(cases) is not list or path[i + 1] >= len(cases) or type(cases[path[i + 1]]) is not dict:
+                    break
+                node = cases[path[i + 1]]
+                i += 2
+            elif path[i] == "default" and path[i + 1] == "steps":
+                node = node.get("default")
+                i += 1
+            else:
+                break
+        return path[1], step, step_path
+
+    def span_in_string(self, path: tuple, text: str, start: int, end: int, prefix: int) -> Span | None:
+        """The span of text[prefix+start : prefix+end] inside the YAML/JSON scalar at `path`,
+        when the scalar is written on one line without escapes; else None (the node)."""
+        resolved = self.document.map.resolve(jp.from_path(path))
+        if not resolved.exact:
+            return None
+        span = resolved.span
+        if span.line != span.end_line:
+            return None
+        raw = self.document.line_text(span.line)[span.column - 1 : span.end_column - 1]
+        if raw == text:
+            base = span.column
+        elif len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"" and raw[1:-1] == text:
+            base = span.column + 1
+        else:
+            return None
+        first = base + prefix + start
+        last = base + prefix + end
+        if last <= first:  # an empty place (the end of the expression): its next character
+            last = first + 1
+        return Span(span.line, first, span.line, last)
+
+    # --- the run ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        tree = self.tree
+        if type(tree) is dict and not self._version(tree):
+            return
+        if not self._count_steps(tree):
+            return
+        errors = check_structure(tree)
+        for e in errors:
+            self.report(e.code, e.path, e.message, key=e.key)
+        if type(tree) is not dict:
+            return
+        workflows = tree.get("workflows")
+        if type(workflows) is not dict:
+            return
+        for name, node in workflows.items():
+            if type(node) is dict:
+                self.workflows[name] = _Workflow(name, node)
+        for wf in self.workflows.values():
+            self._index(wf)
+        self._resolve_calls(tree)
+        self._loop_bodies()
+        for wf in self.workflows.values():
+            self._check_workflow(wf)
+        order = self._cycles()
+        if order is not None:
+            self._depth(tree, order)
+
+    def _version(self, tree: dict) -> bool:
+        if "version" not in tree:
+            self.report(SCHEMA, (), "missing required field `version` (this taskplan reads workflow version 1)")
+            return False
+        version = tree["version"]
+        if type(version) is not int or version != d.VERSION:
+            self.report(
+                SCHEMA,
+                ("version",),
+                f"unsupported workflow version {json.dumps(version)}; this taskplan reads version {d.VERSION}",
+                hint="a document of another version is not checked further",
+            )
+            return False
+        return True
+
+    def _count_steps(self, tree: Any) -> bool:
+        """Whether the document is within the step limit (else one WORKFLOW_LIMIT, at the first
+        step past it, and nothing else is checked)."""
+        if type(tree) is not dict or type(tree.get("workflows")) is not dict:
+            return True
+        limit = self.limits.max_workflow_steps
+        count = 0
+        stack: list[tuple[Any, tuple]] = []
+        for name, wf in reversed(list(tree["workflows"].items())):
+            if type(wf) is dict:
+                for section in ("finally", "steps"):
+                    stack.append((wf.get(section), ("workflows", name, section)))
+        while stack:
+            items, path = stack.pop()
+            if type(items) is not list:
+                continue
+            for i, step in enumerate(items):
+                count += 1
+                if count > limit:
+                    self.report(
+                        LIMIT,
+                        path + (i,),
+                        f"the document has more than {limit} steps (the limit, Limits.max_workflow_steps)",
+                    )
+                    return False
+            for i in range(len(items) - 1, -1, -1):
+                step = items[i]
+                if type(step) is not dict or d.step_kind(step.get("type")) != "switch":
+                    continue
+                default = step.get("default")
+                if type(default) is dict:
+                    stack.append((default.get("steps"), path + (i, "default", "steps")))
+                cases = step.get("cases")
+                if type(cases) is list:
+                    for j in range(len(cases) - 1, -1, -1):
+                        if type(cases[j]) is dict:
+                            stack.append((cases[j].get("steps"), path + (i, "cases", j, "steps")))
+        return True
+
+    # --- indexing -------------------------------------------------------------------------------
+
+    def _index(self, wf: _Workflow) -> None:
+        wf.steps = self._index_list(wf, wf.node.get("steps"), wf.path + ("steps",), None, "steps")
+        wf.finally_ = self._index_list(wf, wf.node.get("finally"), wf.path + ("finally",), None, "finally")
+
+    def _index_list(self, wf: _Workflow, items: Any, list_path: tuple, parent: _Step | None, section: str) -> list[_Step]:
+        out: list[_Step] = []
+        if type(items) is not list:
+            return out
+        for i, node in enumerate(items):
+            if type(node) is not dict:
+                continue
+            path = list_path + (i,)
+            step = _Step(node, path, list_path, i, parent, section, wf)
+            out.append(step)
+            if step.id is not None:
+                first = wf.by_id.get(step.id)
+                if first is not None:
+                    self.report(
+                        SCHEMA,
+                        path + ("id",),
+                        f"step ID `{step.id}` is declared twice in workflow `{wf.name}`",
+                        related=[self.reporter.related(jp.from_path(first.path + ("id",)), "first declared here")],
+                        step=step,
+                    )
+                else:
+                    wf.by_id[step.id] = step
+                    self.owner.setdefault(step.id, wf.name)
+            kind = step.kind
+            if kind == "workflow.call":
+                self._call(step, node.get("workflow"), path + ("workflow",), False, node, path)
+            elif kind in d.LOOP_TYPES:
+                self._call(step, node.get("call"), path + ("call",), True, node, path)
+            elif kind == "parallel":
+                branches = node.get("branches")
+                if type(branches) is list:
+                    for j, branch in enumerate(branches):
+                        if type(branch) is dict:
+                            self._call(step, branch.get("call"), path + ("branches", j, "call"), False, branch, path + ("branches", j))
+            elif kind == "switch":
+                cases = node.get("cases")
+                branches = [(case, path + ("cases", j)) for j, case in enumerate(cases)] if type(cases) is list else []
+                if "default" in node:
+                    branches.append((node["default"], path + ("default",)))
+                for branch, bpath in branches:
+                    if type(branch) is not dict:
+                        continue
+                    if "call" in branch:
+                        self._call(step, branch.get("call"), bpath + ("call",), False, branch, bpath)
+                    if "steps" in branch:
+                        step.inline.append(self._index_list(wf, branch["steps"], bpath + ("steps",), step, section))
+        return out
+
+    def _call(self, step: _Step, target: Any, path: tuple, loop: bool, holder: dict, holder_path: tuple) -> None:
+        if type(target) is not str:
+            return
+        call = _Call(step, target, path, loop, holder.get("input"), holder_path + ("input",))
+        step.calls.append(call)
+        step.workflow.calls.append(call)
+        self.calls.append(call)
+
+    def _resolve_calls(self, tree: dict) -> None:
+        names = list(self.workflows)
+        entry = tree.get("entrypoint")
+        if type(entry) is str and entry not in self.workflows:
+            self._unknown_workflow(("entrypoint",), entry, names)
+        for call in self.calls:
+            target = self.workflows.get(call.target_name)
+            if target is None:
+                self._unknown_workflow(call.path, call.target_name, names, call.caller)
+                continue
+            call.target = target
+            target.callers.append(call)
+            self._check_call_inputs(call, target)
+
+    def _unknown_workflow(self, path: tuple, name: str, names: list[str], step: _Step | None = None) -> None:
+        message = f"unknown workflow `{name}`"
+        close = suggest(name, names)
+        if close:
+            message += f"; did you mean `{close}`?"
+        self.report(REFERENCE, path, message, step=step)
+
+    def _check_call_inputs(self, call: _Call, target: _Workflow) -> None:
+        declared = target.inputs
+        if declared is None:
+            return
+        given = call.input
+        if given is None:
+            given = {}
+        if type(given) is not dict:
+            return
+        for key in given:
+            if key not in declared:
+                message = f"workflow `{target.name}` has no input `{key}`"
+                close = suggest(key, list(declared))
+                if close:
+                    message += f"; did you mean `{close}`?"
+                self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
+        missing = [name for name, decl in declared.items() if _input_required(decl) and name not in given]
+        if missing:
+            names = ", ".join(f"`{m}`" for m in missing)
+            self.report(
+                REFERENCE,
+                call.input_path,
+                f"workflow `{target.name}` requires input{'s' if len(missing) > 1 else ''} {names}",
+                step=call.caller,
+            )
+
+    def _loop_bodies(self) -> None:
+        entry = self.tree.get("entrypoint") if type(self.tree) is dict else None
+        for wf in self.workflows.values():
+            wf.item_ok = wf.name != entry and bool(wf.callers) and all(c.loop for c in wf.callers)
+
+    # --- per workflow: expressions, references, templates, schemas ----------------------------------
+
+    def _check_workflow(self, wf: _Workflow) -> None:
+        steps_path = wf.path + ("steps",)
+        self._check_list(wf, wf.steps, ())
+        self._check_list(wf, wf.finally_, ())
+        if wf.inputs is not None:
+            for name, decl in wf.inputs.items():
+                if type(decl) is dict:
+                    self._check_input_schema(wf.path + ("inputs", name), decl)
+        if wf.outputs is not None:
+            chain = ((steps_path, len(wf.steps) and (wf.steps[-1].index + 1)),)
+            for name, out in wf.outputs.items():
+                if type(out) is not dict:
+                    continue
+                path = wf.path + ("outputs", name)
+                if "type" in out:
+                    self._check_schema(path + ("type",), out["type"])
+                if "expr" in out:
+                    self._expression(wf, out["expr"], path + ("expr",), chain, "outputs", None)
+
+    def _check_list(self, wf: _Workflow, steps: list[_Step], outer: tuple) -> None:
+        for step in steps:
+            chain = ((step.list_path, step.index),) + outer
+            if step.kind is not None:
+                self._check_step(wf, step, chain)
+            for inline in step.inline:
+                self._check_list(wf, inline, chain)
+
+    def _check_step(self, wf: _Workflow, step: _Step, chain: tuple) -> None:
+        node, path, kind = step.node, step.path, step.kind
+        section = step.section
+
+        def expression(field: str) -> None:
+            if field in node:
+                self._expression(wf, node[field], path + (field,), chain, section, step)
+
+        def value(value: Any, vpath: tuple) -> None:
+            self._value(wf, value, vpath, chain, section, step)
+
+        expression("when")
+        if kind == "set":
+            if "value" in node:
+                value(node["value"], path + ("value",))
+        elif kind == "switch":
+            cases = node.get("cases")
+            if type(cases) is list:
+                for j, case in enumerate(cases):
+                    if type(case) is dict:
+                        if "when" in case:
+                            self._expression(wf, case["when"], path + ("cases", j, "when"), chain, section, step)
+                        if "input" in case:
+                            value(case["input"], path + ("cases", j, "input"))
+            default = node.get("default")
+            if type(default) is dict and "input" in default:
+                value(default["input"], path + ("default", "input"))
+        elif kind == "parallel":
+            branches = node.get("branches")
+            if type(branches) is list:
+                for j, branch in enumerate(branches):
+                    if type(branch) is dict and "input" in branch:
+                        value(branch["input"], path + ("branches", j, "input"))
+        elif kind in d.LOOP_TYPES:
+            expression("items")
+            if "input" in node:
+                value(node["input"], path + ("input",))
+        elif kind == "workflow.call":
+            if "input" in node:
+                value(node["input"], path + ("input",))
+        elif kind == "template.render":
+            if "values" in node:
+                value(node["values"], path + ("values",))
+            self._check_template(node, path, step)
+        elif kind == "llm.call":
+            expression("prompt")
+            if "schema" in node and self._check_schema(path + ("schema",), node["schema"], step):
+                self._check_strict(path + ("schema",), node["schema"], step)
+        elif kind in ("value.project", "array.project"):
+            expression("from")
+            if "schema" in node:
+                self._check_schema(path + ("schema",), node["schema"], step)
+        elif kind == "value.validate":
+            expression("value")
+            if "schema" in node:
+                self._check_schema(path + ("schema",), node["schema"], step)
+        elif kind == d.EXECUTOR:
+            if "input" in node:
+                value(node["input"], path + ("input",))
+
+    def _value(self, wf: _Workflow, value: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
+        """Every expression of a data tree (iteratively; `$literal` and `$` keys are data)."""
+        stack: list[tuple[Any, tuple]] = [(value, path)]
+        while stack:
+            node, where = stack.pop()
+            t = type(node)
+            if t is str:
+                if node.startswith("${"):
+                    self._expression(wf, node, where, chain, section, step)
+            elif t is dict:
+                if d.LITERAL in node:
+                    continue
+                stack.extend(
+                    (member, where + (key,)) for key, member in reversed(list(node.items())) if not key.startswith("$")
+                )
+            elif t is list:
+                stack.extend((node[i], where + (i,)) for i in range(len(node) - 1, -1, -1))
+
+    def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
+        if type(text) is not str:
+            return
+        body = ex.split(text)
+        if body is None:
+            return  # not a whole expression: the structural check said so
+        if len(text) > self.limits.max_expression_chars:
+            self.report(
+                LIMIT, path,
+                f"the expression is {len(text)} characters long, more than the limit of {self.limits.max_expression_chars} (Limits.max_expression_chars)",
+                step=step,
+            )
+            return
+        parsed = ex.parse(body)
+        if parsed.error is not None:
+            err = parsed.error
+            span = self.span_in_string(path, text, err.offset, err.end, 2)
+            self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
+            return
+        for ref in parsed.refs:
+            self._reference(wf, ref, text, path, chain, section, step)
+
+    # --- references -------------------------------------------------------------------------
+
+    def _reference(self, wf: _Workflow, ref: ex.Ref, text: str, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
+        def at(start: int, end: int) -> Span | None:
+            return self.span_in_string(path, text, start, end, 2)
+
+        name_span = at(ref.name_start, ref.name_end)
+        if ref.root == "inputs":
+            if wf.inputs is not None and ref.name not in wf.inputs:
+                message = f"workflow `{wf.name}` has no input `{ref.name}`"
+                close = suggest(ref.name or "", list(wf.inputs))
+                hint = None
+                if close:
+                    message += f"; did you mean `{close}`?"
+                elif not wf.inputs:
+                    hint = "declare it under the workflow's `inputs`"
+                self.report(REFERENCE, path, message, span=name_span, hint=hint, step=step)
+            return
+        if ref.root in ("item", "index"):
+            if not wf.item_ok:
+                self._item_outside_loop(wf, ref, path, name_span, step)
+            return
+        self._step_reference(wf, ref, text, path, chain, section, step, at, name_span)
+
+    def _item_outside_loop(self, wf: _Workflow, ref: ex.Ref, path: tuple, span: Span | None, step: _Step | None) -> None:
+        what = f"`data.{ref.root}`"
+        entry = self.tree.get("entrypoint")
+        related: list[Related] = []
+        if wf.name == entry:
+            reason = f"`{wf.name}` is the entrypoint"
+        elif not wf.callers:
+            reason = f"no `loop.parallel` or `loop.sequential` step runs workflow `{wf.name}`"
+        else:
+            other = next(c for c in wf.callers if not c.loop)
+            reason = f"workflow `{wf.name}` is also run by step `{other.caller.id}`, which is not a loop"
+            related.append(self.reporter.related(jp.from_path(other.path), "run here without an item"))
+        self.report(
+            REFERENCE, path,
+            f"{what} is only defined in a loop body, and {reason}",
+            span=span, related=related,
+            hint="pass the value as an input of the workflow instead",
+            step=step,
+        )
+
+    def _step_reference(self, wf: _Workflow, ref: ex.Ref, text: str, path: tuple, chain: tuple, section: str,
+                        step: _Step | None, at: Any, name_span: Span | None) -> None:
+        name = ref.name or ""
+        target = wf.by_id.get(name)
+        if target is None:
+            owner = self.owner.get(name)
+            hint = None
+            if owner is not None:
+                message = f"step `{name}` belongs to workflow `{owner}`, not to `{wf.name}`"
+                hint = "a workflow reads another's results through the `outputs` of the step that calls it, or as an input"
+            else:
+                message = f"no step `{name}` in workflow `{wf.name}`"
+                quoted = self._dotted(wf, name)
+                if quoted is not None:
+                    hint = f"a step ID with dots is quoted: `{ex.step_path(quoted)}`"
+                else:
+                    close = suggest(name, list(wf.by_id))
+                    if close:
+                        message += f"; did you mean `{close}`?"
+            self.report(REFERENCE, path, message, span=name_span, hint=hint, step=step)
+            return
+        problem = self._visibility(target, chain, section)
+        if problem is not None:
+            self.report(REFERENCE, path, problem, span=name_span, step=step,
+                        related=[self.reporter.related(jp.from_path(target.path + ("id",)), "the step is declared here")])
+            return
+        if not ref.segments or target.kind is None:
+            return
+        first = ref.segments[0]
+        fields = d.RESULT_FIELDS[target.kind]
+        if first not in fields:
+            shown = f"`{first}`" if isinstance(first, str) else f"item {first}"
+            kind = target.node.get("type")
+            message = f"a `{kind}` step's result has no {shown}; it has " + ", ".join(f"`{f}`" for f in fields)
+            start, end = ref.segment_spans[0]
+            self.report(REFERENCE, path, message, span=at(start, end), step=step)
+            return
+        if target.kind == "workflow.call" and first == "outputs" and len(ref.segments) > 1 and isinstance(ref.segments[1], str):
+            callee = self.workflows.get(target.node.get("workflow")) if type(target.node.get("workflow")) is str else None
+            if callee is not None and callee.outputs is not None and ref.segments[1] not in callee.outputs:
+                message = f"workflow `{callee.name}` has no output `{ref.segments[1]}`"
+                close = suggest(ref.segments[1], list(callee.outputs))
+                if close:
+                    message += f"; did you mean `{close}`?"
+                start, end = ref.segment_spans[1]
+                self.report(REFERENCE, path, message, span=at(start, end), step=step)
+
+    def _visibility(self, target: _Step, chain: tuple, section: str) -> str | None:
+        """Why `target` cannot be read at the position `chain` (innermost list first), or None."""
+        for depth, (list_path, index) in enumerate(chain):
+            if target.list_path == list_path:
+                if target.index < index:
+                    return None
+                if target.index == index:
+                    if depth == 0:
+                        return f"step `{target.id}` reads its own result"
+                    return f"step `{target.id}` has not finished while its own cases run"
+                return f"step `{target.id}` has not run yet: it runs after this step"
+        if section == "finally" and target.section == "steps" and target.parent is None:
+            return None
+        if target.section == "finally" and section != "finally":
+            return f"step `{target.id}` is a cleanup step (`finally`): it runs after every step and output"
+        if target.parent is not None:
+            return f"step `{target.id}` runs only inside a case of switch `{target.parent.id}`: it may not have run"
+        return f"step `{target.id}` is not visible here"  # pragma: no cover - every case is named above
+
+    def _dotted(self, wf: _Workflow, name: str) -> str | None:
+        """The first step ID that starts with `name.` (the user wrote a dotted ID unquoted)."""
+        if wf.prefixes is None:
+            wf.prefixes = set()
+            for sid in wf.by_id:
+                parts = sid.split(".")
+                for i in range(1, len(parts)):
+                    wf.prefixes.add(".".join(parts[:i]))
+        if name not in wf.prefixes:
+            return None
+        return next(sid for sid in wf.by_id if sid.startswith(name + "."))
+
+    # --- templates and embedded schemas ----------------------------------------------------
+
+    def _check_template(self, node: dict, path: tuple, step: _Step) -> None:
+        template = node.get("template")
+        values = node.get("values", {})
+        if type(template) is not str or type(values) is not dict:
+            return
+        for match in d.TEMPLATE_PLACEHOLDER_RE.finditer(template):
+            name = match.group(1)
+            if name not in values:
+                span = self.span_in_string(path + ("template",), template, match.start(), match.end(), 0)
+                message = f"the template's placeholder `{{{{ {name} }}}}` has no value in `values`"
+                close = suggest(name, list(values))
+                if close:
+                    message += f"; did you mean `{close}`?"
+                self.report(REFERENCE, path + ("template",), message, span=span, step=step)
+
+    def _check_schema(self, path: tuple, schema: Any, step: _Step | None = None) -> bool:
+        """An embedded JSON Schema must be a valid draft 2020-12 schema: one finding at the
+        first problem. Returns whether it is valid."""
+        if type(schema) not in (dict, bool):
+            return False  # the structural check reported its type
+        problem = _schema_problem(_canonical(schema))
+        if problem is None:
+            return True
+        where, message = problem
+        self.report(SCHEMA, path + where, f"not a valid JSON Schema: {message}", step=step)
+        return False
+
+    def _check_strict(self, path: tuple, schema: Any, step: _Step) -> None:
+        problem = _strict_problem(schema)
+        if problem is not None:
+            where, message = problem
+            self.report(SCHEMA, path + where, f"an `llm.call` schema must be strict: {message}", step=step,
+                        hint="close every object (`additionalProperties: false`) and list every property in `required` (nullable ones with a `null` type)")
+
+    def _check_input_schema(self, path: tuple, decl: dict) -> None:
+        if "type" not in decl or not self._check_schema(path + ("type",), decl["type"]):
+            return
+        if "default" in decl:
+            problem = _instance_problem(_canonical(decl["type"]), decl["default"])
+            if problem is not None:
+                self.report(SCHEMA, path + ("default",), f"the default does not fit the input's type: {problem}")
+
+    # --- the call graph ---------------------------------------------------------------------
+
+    def _cycles(self) -> list[_Workflow] | None:
+        """Report each cycle of workflow calls once; return the workflows callees-first when
+        there is none (None otherwise)."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[_Workflow] = []
+        components: list[list[_Workflow]] = []
+        counter = 0
+        for root in self.workflows.values():
+            if root.name in index:
+                continue
+            work: list[tuple[_Workflow, int]] = [(root, 0)]
+            index[root.name] = low[root.name] = counter
+            counter += 1
+            stack.append(root)
+            on_stack.add(root.name)
+            while work:
+                wf, i = work[-1]
+                if i < len(wf.calls):
+                    work[-1] = (wf, i + 1)
+                    callee = wf.calls[i].target
+                    if callee is None:
+                        continue
+                    if callee.name not in index:
+                        index[callee.name] = low[callee.name] = counter
+                        counter += 1
+                        stack.append(callee)
+                        on_stack.add(callee.name)
+                        work.append((callee, 0))
+                    elif callee.name in on_stack:
+                        low[wf.name] = min(low[wf.name], index[callee.name])
+                    continue
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent.name] = min(low[parent.name], low[wf.name])
+                if low[wf.name] == index[wf.name]:
+                    component: list[_Workflow] = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member.name)
+                        component.append(member)
+                        if member is wf:
+                            break
+                    components.append(component)
+        found = False
+        for component in components:
+            names = {w.name for w in component}
+            edges = [c for w in component for c in w.calls if c.target is not None and c.target.name in names]
+            if not edges:
+                continue
+            found = True
+            first = min(edges, key=lambda c: self._order(c))
+            cycle = self._cycle_path(first, names)
+            self.report(
+                CYCLE,
+                first.path,
+                "workflows call each other in a cycle: " + " -> ".join(f"`{n}`" for n in cycle),
+                step=first.caller,
+            )
+        if found:
+            return None
+        return [c[0] for c in components]
+
+    def _order(self, call: _Call) -> tuple:
+        location = self.reporter.locate(jp.from_path(call.path))
+        return (location.line, location.column, jp.from_path(call.path))
+
+    def _cycle_path(self, first: _Call, names: set[str]) -> list[str]:
+        """caller -> target -> ... -> caller, the shortest way back (breadth first, document order)."""
+        start = first.caller.workflow.name
+        goal = first.target.name if first.target is not None else start
+        previous: dict[str, str | None] = {goal: None}
+        queue = [goal]
+        for current in queue:
+            if current == start:
+                break
+            for call in self.workflows[current].calls:
+                nxt = call.target.name if call.target is not None else None
+                if nxt in names and nxt not in previous:
+                    previous[nxt] = current
+                    queue.append(nxt)
+        path: list[str] = []
+        node: str | None = start
+        while node is not None:
+            path.append(node)
+            node = previous.get(node)
+        path.reverse()  # goal ... start
+        return [start] + path
+
+    def _depth(self, tree: dict, order: list[_Workflow]) -> None:
+        """Nesting depth: a case's steps and a called workflow's steps are one level deeper."""
+        limit = self.limits.max_workflow_depth
+
+        def list_height(steps: list[_Step]) -> int:
+            best = 0
+            for step in steps:
+                h = 0
+                for inline in step.inline:
+                    h = max(h, list_height(inline))
+                for call in step.calls:
+                    if call.target is not None:
+                        h = max(h, call.target.height)
+                step.height = h + 1
+                best = max(best, step.height)
+            return best
+
+        for wf in order:  # callees first
+            wf.height = max(list_height(wf.steps), list_height(wf.finally_))
+        entry = tree.get("entrypoint")
+        roots = [w for w in self.workflows.values() if w.name == entry or not w.callers]
+        for root in roots:
+            if root.height > limit:
+                self._too_deep(root, limit)
+
+    def _too_deep(self, root: _Workflow, limit: int) -> None:
+        steps = root.steps if (root.steps and max(s.height for s in root.steps) == root.height) else root.finally_
+        level = 1
+        while True:
+            step = next(s for s in steps if s.height == max(x.height for x in steps))
+            if level > limit:
+                self.report(
+                    LIMIT, step.path,
+                    f"steps are nested more than {limit} levels deep from workflow `{root.name}` (Limits.max_workflow_depth)",
+                    step=step,
+                )
+                return
+            need = step.height - 1
+            nxt: list[_Step] | None = None
+            for inline in step.inline:
+                if inline and max(s.height for s in inline) == need:
+                    nxt = inline
+                    break
+            if nxt is None:
+                for call in step.calls:
+                    t = call.target
+                    if t is not None and t.height == need:
+                        nxt = t.steps if (t.steps and max(s.height for s in t.steps) == need) else t.finally_
+                        break
+            if not nxt:  # pragma: no cover - heights are consistent
+                return
+            steps = nxt
+            level += 1
+
+
+# --- embedded JSON Schemas (cached by canonical text: compiled output repeats them) ------------
+
+def _canonical(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@lru_cache(maxsize=1)
+def _meta_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+@lru_cache(maxsize=4096)
+def _schema_problem(text: str) -> tuple[tuple, str] | None:
+    from jsonschema.exceptions import best_match
+
+    schema = json.loads(text)
+    try:
+        error = best_match(_meta_validator().iter_errors(schema))
+    except RecursionError:
+        return (), "nested too deeply to be checked"
+    if error is None:
+        return None
+    return tuple(error.absolute_path), error.message
+
+
+@lru_cache(maxsize=4096)
+def _validator_for(text: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(text))
+
+
+def _instance_problem(schema_text: str, instance: Any) -> str | None:
+    from jsonschema.exceptions import best_match
+
+    try:
+        error = best_match(_validator_for(schema_text).iter_errors(instance))
+    except RecursionError:
+        return "nested too deeply to be checked"
+    except Exception as exc:  # noqa: BLE001 - an unresolvable $ref in a hand-written schema
+        return f"the type cannot be evaluated ({type(exc).__name__})"
+    if error is None:
+        return None
+    where = jp.from_path(error.absolute_path)
+    return f"{error.message}" + (f" (at {where})" if where else "")
+
+
+def _strict_problem(schema: Any) -> tuple[tuple, str] | None:
+    """The first place where a structured-output schema is not strict: the root is an
+    object schema; every object schema closes (`additionalProperties: false`) and
+    requires all of its properties."""
+    if type(schema) is not dict or not _is_object_schema(schema):
+        return (), "the root must be an object schema (`type: object`)"
+    stack: list[tuple[Any, tuple]] = [(schema, ())]
+    while stack:
+        node, where = stack.pop()
+        if type(node) is not dict:
+            continue
+        if _is_object_schema(node):
+            if node.get("additionalProperties") is not False:
+                return where, "an object schema needs `additionalProperties: false`"
+            properties = node.get("properties", {})
+            required = node.get("required", [])
+            if type(properties) is dict and type(required) is list:
+                missing = [p for p in properties if p not in required]
+                if missing:
+                    return where + ("required",) if "required" in node else where, (
+                        "every property must be required; not required: " + ", ".join(f"`{m}`" for m in missing)
+                    )
+        children: list[tuple[Any, tuple]] = []
+        for keyword in ("properties", "$defs", "definitions"):
+            members = node.get(keyword)
+            if type(members) is dict:
+                children.extend((v, where + (keyword, k)) for k, v in members.items())
+        for keyword in ("items", "additionalProperties", "not", "contains"):
+            if type(node.get(keyword)) is dict:
+                children.append((node[keyword], where + (keyword,)))
+        for keyword in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            members = node.get(keyword)
+            if type(members) is list:
+                children.extend((v, where + (keyword, i)) for i, v in enumerate(members))
+        stack.extend(reversed(children))
+    return None
+
+
+def _is_object_schema(node: dict) -> bool:
+    t = node.get("type")
+    return t == "object" or (type(t) is list and "object" in t) or "properties" in node
