@@ -3,17 +3,70 @@
 Closed objects (`extra="forbid"`), strict JSON types, tagged unions on `kind`.
 Field names are the wire names (camelCase). The shape pass validates a
 document tree into these models; it alone knows how a model error maps back
-to a pointer. Placeholders (`InvalidTask`, `InvalidValue`, `InvalidType`)
-stand where a declaration could not be shaped, so later passes still see
-everything sound around it (and report nothing more about the broken part).
+to a pointer.
+
+The wire form
+-------------
+`null` anywhere means absent, and a field that belongs to another task or
+value kind may be written empty (null, false, "", [], an all-empty mapping,
+or that field's default): the validators below drop those before a node is
+validated, so a wire-form document and the same document with its empty
+fields left out validate to equal models. This happens whenever these models
+validate, with or without the shape pass.
+
+How a broken node is represented (read this before walking a shaped plan)
+-------------------------------------------------------------------------
+Under the shape pass (`taskplan.passes.shape`), a node whose own fields are in
+error does not fail the whole plan. Instead:
+
+- A task that cannot be built (unknown kind, a missing or mistyped `id`,
+  `operation` or `group`) is an `InvalidTask` placeholder. It keeps its ID when
+  that was a string; a task of known kind keeps its child scopes (`scopes_of`
+  returns them), so the tasks nested in it are still checked; a task of unknown
+  kind keeps none (it is not checked further).
+- A task whose other fields are in error (an unknown field, an optional field of
+  the wrong type, a field of another kind, a child scope with such an error) is
+  a normal model with the offending fields left at their defaults, and
+  `has_shape_error(task)` is True: its ports are unknown, and it is not
+  type-checked further; its child scopes are checked as usual.
+- A value or a type with any error in its own fields is an `InvalidValue` /
+  `InvalidType` placeholder (its type is unknown; nothing inside it is checked).
+  A value or type written where the document holds no object at all is such a
+  placeholder too.
+- Scopes, named values (`TaskOutput`), inputs, alternatives, groups, choices and
+  the plan itself are normal models with their offending optional fields left at
+  their defaults and `has_shape_error(...)` True. A required scope that is not an
+  object (or missing) becomes an empty scope with a shape error, and its owner
+  has a shape error too. A named value, input or alternative without a usable
+  name/ID cannot be represented: the whole list holding it is left empty and its
+  owner has a shape error, with the list's field name in `dropped_fields(owner)`
+  (for the plan itself: `inputs`, `groups` or `choices`, so a later pass knows
+  that a name it cannot find may have been declared there).
+
+Later passes may mark further nodes as broken (`mark_broken`, e.g. the structure
+pass on a conditional whose branch outputs do not match); `is_broken(node)` is
+the one question a pass asks before reporting anything about a node's ports or
+type: it covers placeholders, shape errors and later marks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Callable, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError, PydanticUndefined
 
 TASK_KINDS = (
     "operation",
@@ -56,6 +109,145 @@ PREDICATES = {
 }
 """Predicate name -> arity."""
 
+PLAN_NAME_PATTERN = r"^[a-z0-9][a-z0-9-]{0,62}$"
+"""What a plan's `name` must match (PLAN_NAME_INVALID)."""
+
+
+# ------------------------------------------------------------ shape recovery hooks
+
+
+class ShapeRecovery:
+    """The validation context of the shape pass (passed as pydantic `context`).
+
+    The validators of this module call it when a node fails, instead of failing
+    the whole plan; without it (plain `model_validate`) they raise as usual.
+    `cache` maps id(raw node) -> the node's result, for nodes already recovered
+    (so that re-validating an ancestor does not redo them); `seen` is True once
+    any node failed (and only then are compound nodes settled)."""
+
+    cache: dict[int, Any]
+    seen: bool
+
+    def __init__(self) -> None:
+        self.cache = {}
+        self.seen = False
+
+    def recover(
+        self,
+        category: str,
+        cls: type[BaseModel],
+        raw: dict,
+        data: dict,
+        error: ValidationError,
+        validate: Callable[[Any], Any],
+    ) -> Any:
+        """`raw` (normalised as `data`) failed to validate as `cls`: record, salvage and
+        return what stands for it (or raise PydanticCustomError('tp_recorded'))."""
+        raise error
+
+    def unknown_kind(self, category: str, raw: dict) -> Any:
+        """A task or value whose `kind` is missing, not a string or unknown."""
+        raise NotImplementedError
+
+    def settle(self, node: Any) -> None:
+        """A compound node validated after some error: inherit its scopes' shape errors."""
+
+
+_EXPECTED = {
+    "task": "a task object",
+    "value": "a value object (`{kind: ..., ...}`)",
+    "type": "a type object (`{kind: ...}`)",
+    "scope": "a scope object (`{tasks: [...]}`)",
+    "output": "a named value (`{name: ..., value: {...}}`)",
+    "input": "an input object (`{name: ..., type: {...}}`)",
+    "group": "a group object",
+    "choice": "a choice object",
+    "alternative": "an alternative object (`{id: ..., value: {...}}`)",
+    "plan": "a TaskPlan object",
+}
+
+
+def _not_object(category: str) -> PydanticCustomError:
+    return PydanticCustomError("tp_not_object", "expected {expected}", {"expected": _EXPECTED[category]})
+
+
+def _strip_nulls(data: dict) -> dict:
+    for item in data.values():
+        if item is None:
+            return {k: v for k, v in data.items() if v is not None}
+    return data
+
+
+def _strip_type(data: dict) -> dict:
+    data = _strip_nulls(data)
+    if data.get("enum") == []:  # the wire form's "no enum"
+        data = {k: v for k, v in data.items() if k != "enum"}
+    return data
+
+
+def _blank(item: Any) -> bool:
+    """null, false, "", [], or a mapping of such: what a wire form writes for "nothing"."""
+    if item is None or item is False:
+        return True
+    kind = type(item)
+    if kind is str or kind is list:
+        return not item
+    if kind is dict:
+        return all(_blank(v) for v in item.values())
+    return False
+
+
+def _normalize(data: dict, own: frozenset[str], other: dict[str, tuple]) -> dict:
+    """Drop nulls and empty fields of other kinds (`other`: field -> its defaults)."""
+    drop = None
+    for key, item in data.items():
+        if item is None:
+            pass
+        elif key in own:
+            if key != "otherwise" or type(item) is not dict or not _blank(item):
+                continue
+        else:
+            defaults = other.get(key)
+            if defaults is None or not (
+                _blank(item) or any(type(d) is type(item) and d == item for d in defaults)
+            ):
+                continue
+        if drop is None:
+            drop = []
+        drop.append(key)
+    if drop is None:
+        return data
+    return {k: v for k, v in data.items() if k not in drop}
+
+
+def _context(info: ValidationInfo) -> ShapeRecovery | None:
+    ctx = info.context
+    return ctx if isinstance(ctx, ShapeRecovery) else None
+
+
+def _validate_node(
+    category: str, cls: type[BaseModel], value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+) -> Any:
+    ctx = _context(info)
+    if ctx is None:
+        if type(value) is dict:
+            value = _strip_type(value) if category == "type" else _strip_nulls(value)
+        return handler(value)
+    if ctx.cache:
+        hit = ctx.cache.get(id(value))
+        if hit is not None:
+            return hit
+    if type(value) is not dict:
+        raise _not_object(category)
+    data = _strip_type(value) if category == "type" else _strip_nulls(value)
+    try:
+        result = handler(data)
+    except ValidationError as error:
+        return ctx.recover(category, cls, value, data, error, handler)
+    if ctx.seen and category == "group":
+        ctx.settle(result)
+    return result
+
 
 class Node(BaseModel):
     """Every TaskPlan object: closed, strict JSON types."""
@@ -69,7 +261,10 @@ class Node(BaseModel):
 class TaskType(Node):
     """A business type."""
 
-    kind: str = Field(description="string | number | integer | boolean | object | array | any")
+    kind: str = Field(
+        description="The type's kind: string | number | integer | boolean | object | array | any.",
+        json_schema_extra={"enum": list(TYPE_KINDS)},
+    )
     nullable: bool = Field(False, description="Whether null is also a value of this type.")
     enum: list[str] | None = Field(
         None, description="string only: the 1-256 distinct strings the value may take."
@@ -79,6 +274,11 @@ class TaskType(Node):
         default_factory=list, description="object only: the object's fields."
     )
     description: str | None = Field(None, description="What the value means.")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("type", cls, value, handler, info)
 
 
 class TaskInput(Node):
@@ -92,6 +292,11 @@ class TaskInput(Node):
     )
     description: str | None = Field(None, description="What the input means.")
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("input", cls, value, handler, info)
+
 
 # -------------------------------------------------------------------------- values
 
@@ -103,55 +308,57 @@ class ValueBase(Node):
 class NullValue(ValueBase):
     """The null literal."""
 
-    kind: Literal["null"] = Field(description="null")
+    kind: Literal["null"] = Field(description="The value's kind: `null`, the null literal.")
 
 
 class StringValue(ValueBase):
     """A string literal; never evaluated, whatever it contains."""
 
-    kind: Literal["string"] = Field(description="string")
+    kind: Literal["string"] = Field(description="The value's kind: `string`, a string literal.")
     text: str = Field(description="The literal text.")
 
 
 class NumberValue(ValueBase):
     """A number literal; integer when integral; within +-(2^53-1)."""
 
-    kind: Literal["number"] = Field(description="number")
-    number: int | float = Field(description="The literal number.")
+    kind: Literal["number"] = Field(description="The value's kind: `number`, a number literal.")
+    number: int | Annotated[float, Field(allow_inf_nan=False)] = Field(
+        description="The literal number (finite; within +-(2^53-1))."
+    )
 
 
 class BooleanValue(ValueBase):
     """A boolean literal."""
 
-    kind: Literal["boolean"] = Field(description="boolean")
+    kind: Literal["boolean"] = Field(description="The value's kind: `boolean`, a boolean literal.")
     boolean: bool = Field(description="The literal boolean.")
 
 
 class ObjectValue(ValueBase):
     """A closed object assembled from named members."""
 
-    kind: Literal["object"] = Field(description="object")
+    kind: Literal["object"] = Field(description="The value's kind: `object`, an object of named members.")
     members: list[TaskOutput] = Field(default_factory=list, description="The object's members.")
 
 
 class ArrayValue(ValueBase):
     """An array of values."""
 
-    kind: Literal["array"] = Field(description="array")
+    kind: Literal["array"] = Field(description="The value's kind: `array`, an array of values.")
     items: list[TaskValue] = Field(default_factory=list, description="The array's items.")
 
 
 class InputValue(ValueBase):
     """Reads a workflow input (inside a group body: a group input)."""
 
-    kind: Literal["input"] = Field(description="input")
+    kind: Literal["input"] = Field(description="The value's kind: `input`, reads an input.")
     source: str = Field(description="The input's name.")
 
 
 class OutputValue(ValueBase):
     """Reads a port of another task."""
 
-    kind: Literal["output"] = Field(description="output")
+    kind: Literal["output"] = Field(description="The value's kind: `output`, reads a port of another task.")
     source: str = Field(description="The task's ID.")
     port: str | None = Field(None, description="The port's name; null reads the whole result.")
 
@@ -159,33 +366,35 @@ class OutputValue(ValueBase):
 class ChoiceValue(ValueBase):
     """Reads the value a planning choice selects."""
 
-    kind: Literal["choice"] = Field(description="choice")
+    kind: Literal["choice"] = Field(description="The value's kind: `choice`, reads a planning choice.")
     source: str = Field(description="The choice's ID.")
 
 
 class ItemValue(ValueBase):
     """The current item of the nearest enclosing foreach."""
 
-    kind: Literal["item"] = Field(description="item")
+    kind: Literal["item"] = Field(description="The value's kind: `item`, the current foreach item.")
 
 
 class IndexValue(ValueBase):
     """The current index (0-based) of the nearest enclosing foreach."""
 
-    kind: Literal["index"] = Field(description="index")
+    kind: Literal["index"] = Field(description="The value's kind: `index`, the current foreach index.")
 
 
 class PresentValue(ValueBase):
     """Whether a task produced a non-null result."""
 
-    kind: Literal["present"] = Field(description="present")
+    kind: Literal["present"] = Field(
+        description="The value's kind: `present`, whether a task produced a non-null result."
+    )
     source: str = Field(description="The task's ID.")
 
 
 class FieldValue(ValueBase):
     """Selects one declared field of an object value."""
 
-    kind: Literal["field"] = Field(description="field")
+    kind: Literal["field"] = Field(description="The value's kind: `field`, one field of an object value.")
     items: list[TaskValue] = Field(default_factory=list, description="Exactly one object value.")
     port: str = Field(description="The exact field name (never a dotted path).")
 
@@ -193,16 +402,17 @@ class FieldValue(ValueBase):
 class JsonValue(ValueBase):
     """The deterministic JSON text of one value."""
 
-    kind: Literal["json"] = Field(description="json")
+    kind: Literal["json"] = Field(description="The value's kind: `json`, the JSON text of one value.")
     items: list[TaskValue] = Field(default_factory=list, description="Exactly one value.")
 
 
 class PredicateValue(ValueBase):
     """A boolean computed from its operands."""
 
-    kind: Literal["predicate"] = Field(description="predicate")
+    kind: Literal["predicate"] = Field(description="The value's kind: `predicate`, a boolean test.")
     predicate: str = Field(
-        description="not | and | or | equal | not_equal | less | less_equal | greater | greater_equal"
+        description="not | and | or | equal | not_equal | less | less_equal | greater | greater_equal",
+        json_schema_extra={"enum": list(PREDICATES)},
     )
     items: list[TaskValue] = Field(default_factory=list, description="The operands (one for not, two otherwise).")
 
@@ -212,6 +422,32 @@ def _value_tag(value: Any) -> str | None:
         kind = value.get("kind")
         return kind if isinstance(kind, str) else None
     return getattr(value, "kind", None)
+
+
+def _wrap_value(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+    ctx = _context(info)
+    if ctx is not None and ctx.cache:
+        hit = ctx.cache.get(id(value))
+        if hit is not None:
+            return hit
+    if type(value) is not dict:
+        if ctx is None:
+            return handler(value)
+        raise _not_object("value")
+    kind = value.get("kind")
+    cls = _VALUE_CLASS.get(kind) if type(kind) is str else None
+    if cls is None:
+        if ctx is None:
+            return handler(value)
+        return ctx.unknown_kind("value", value)
+    data = _normalize(value, _VALUE_OWN[kind], _VALUE_OTHER)
+    validate = cls.__pydantic_validator__.validate_python
+    try:
+        return validate(data, context=info.context)
+    except ValidationError as error:
+        if ctx is None:
+            raise
+        return ctx.recover("value", cls, value, data, error, lambda d: validate(d, context=ctx))
 
 
 TaskValue = Annotated[
@@ -233,6 +469,7 @@ TaskValue = Annotated[
         Annotated[PredicateValue, Tag("predicate")],
     ],
     Discriminator(_value_tag),
+    WrapValidator(_wrap_value),
 ]
 
 
@@ -241,6 +478,11 @@ class TaskOutput(Node):
 
     name: str = Field(description="The name: 1-64 ASCII letters, digits, _ or - (operation ports: as the schema names them).")
     value: TaskValue = Field(description="The value.")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("output", cls, value, handler, info)
 
 
 # --------------------------------------------------------------------------- tasks
@@ -258,6 +500,11 @@ class TaskScope(Node):
         description="Cleanup: runs after `tasks`, on success, failure or cancellation.",
     )
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("scope", cls, value, handler, info)
+
 
 class TaskBase(Node):
     id: str = Field(description="The task's ID, unique in the plan: 1-64 ASCII letters, digits, _ or -, not starting with __.")
@@ -271,7 +518,7 @@ class TaskBase(Node):
 class OperationTask(TaskBase):
     """Calls a catalog operation."""
 
-    kind: Literal["operation"] = Field("operation", description="operation (the default)")
+    kind: Literal["operation"] = Field("operation", description="The task's kind: `operation` (the default), calls a catalog operation.")
     operation: str = Field(description="The catalog operation ID, optionally pinned as ID@version.")
     inputs: list[TaskOutput] = Field(
         default_factory=list, description="Values bound to the operation's input ports."
@@ -281,7 +528,7 @@ class OperationTask(TaskBase):
 class TransformTask(TaskBase):
     """Interprets named inputs with a model into `resultType`."""
 
-    kind: Literal["transform"] = Field(description="transform")
+    kind: Literal["transform"] = Field(description="The task's kind: `transform`, interprets named inputs into `resultType`.")
     inputs: list[TaskOutput] = Field(default_factory=list, description="The named values to interpret.")
     resultType: TaskType = Field(description="A non-empty closed object type: the result.")
 
@@ -289,14 +536,14 @@ class TransformTask(TaskBase):
 class ValueTask(TaskBase):
     """Copies or assembles data."""
 
-    kind: Literal["value"] = Field(description="value")
+    kind: Literal["value"] = Field(description="The task's kind: `value`, copies or assembles data.")
     outputs: list[TaskOutput] = Field(default_factory=list, description="The task's outputs.")
 
 
 class CallTask(TaskBase):
     """Runs a group with its inputs bound."""
 
-    kind: Literal["call"] = Field(description="call")
+    kind: Literal["call"] = Field(description="The task's kind: `call`, runs a group.")
     group: str = Field(description="The group's ID.")
     inputs: list[TaskOutput] = Field(default_factory=list, description="Values bound to the group's inputs.")
 
@@ -304,14 +551,14 @@ class CallTask(TaskBase):
 class SequenceTask(TaskBase):
     """Runs a child scope."""
 
-    kind: Literal["sequence"] = Field(description="sequence")
+    kind: Literal["sequence"] = Field(description="The task's kind: `sequence`, runs a child scope.")
     body: TaskScope = Field(description="The child scope.")
 
 
 class ConditionalTask(TaskBase):
     """Runs `body` when the condition holds, `otherwise` when it does not."""
 
-    kind: Literal["conditional"] = Field(description="conditional")
+    kind: Literal["conditional"] = Field(description="The task's kind: `conditional`, runs `body` or `otherwise`.")
     condition: TaskValue = Field(description="A boolean value.")
     body: TaskScope = Field(description="The scope run when the condition holds.")
     otherwise: TaskScope | None = Field(None, description="The scope run when it does not (absent: empty).")
@@ -320,7 +567,7 @@ class ConditionalTask(TaskBase):
 class ParallelTask(TaskBase):
     """Runs its branches concurrently."""
 
-    kind: Literal["parallel"] = Field(description="parallel")
+    kind: Literal["parallel"] = Field(description="The task's kind: `parallel`, runs its branches concurrently.")
     branches: list[TaskScope] = Field(default_factory=list, description="At least two scopes.")
     maxConcurrency: int = Field(4, description="How many branches run at once: 1-100.")
 
@@ -328,7 +575,7 @@ class ParallelTask(TaskBase):
 class ForeachTask(TaskBase):
     """Runs its body once per item of an array."""
 
-    kind: Literal["foreach"] = Field(description="foreach")
+    kind: Literal["foreach"] = Field(description="The task's kind: `foreach`, runs its body once per item.")
     items: TaskValue = Field(description="An array value.")
     body: TaskScope = Field(description="The scope run per item.")
     parallel: bool = Field(False, description="Whether items run concurrently.")
@@ -345,6 +592,37 @@ def _task_tag(value: Any) -> str | None:
     return getattr(value, "kind", None)
 
 
+def _wrap_task(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+    ctx = _context(info)
+    if ctx is not None and ctx.cache:
+        hit = ctx.cache.get(id(value))
+        if hit is not None:
+            return hit
+    if type(value) is not dict:
+        if ctx is None:
+            return handler(value)
+        raise _not_object("task")
+    kind = value.get("kind")
+    if kind is None:
+        kind = "operation"
+    cls = _TASK_CLASS.get(kind) if type(kind) is str else None
+    if cls is None:
+        if ctx is None:
+            return handler(value)
+        return ctx.unknown_kind("task", value)
+    data = _normalize(value, _TASK_OWN[kind], _TASK_OTHER)
+    validate = cls.__pydantic_validator__.validate_python
+    try:
+        result = validate(data, context=info.context)
+    except ValidationError as error:
+        if ctx is None:
+            raise
+        return ctx.recover("task", cls, value, data, error, lambda d: validate(d, context=ctx))
+    if ctx is not None and ctx.seen:
+        ctx.settle(result)
+    return result
+
+
 PlanTask = Annotated[
     Union[
         Annotated[OperationTask, Tag("operation")],
@@ -357,6 +635,7 @@ PlanTask = Annotated[
         Annotated[ForeachTask, Tag("foreach")],
     ],
     Discriminator(_task_tag),
+    WrapValidator(_wrap_task),
 ]
 
 # Fields by kind, for TASK_KIND_FIELD and the wire form.
@@ -388,6 +667,33 @@ VALUE_KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "json": ("items",),
     "predicate": ("predicate", "items"),
 }
+TASK_CLASSES: dict[str, type[TaskBase]] = {
+    "operation": OperationTask,
+    "transform": TransformTask,
+    "value": ValueTask,
+    "call": CallTask,
+    "sequence": SequenceTask,
+    "conditional": ConditionalTask,
+    "parallel": ParallelTask,
+    "foreach": ForeachTask,
+}
+VALUE_CLASSES: dict[str, type[ValueBase]] = {
+    "null": NullValue,
+    "string": StringValue,
+    "number": NumberValue,
+    "boolean": BooleanValue,
+    "object": ObjectValue,
+    "array": ArrayValue,
+    "input": InputValue,
+    "output": OutputValue,
+    "choice": ChoiceValue,
+    "item": ItemValue,
+    "index": IndexValue,
+    "present": PresentValue,
+    "field": FieldValue,
+    "json": JsonValue,
+    "predicate": PredicateValue,
+}
 
 
 # ------------------------------------------------------------- groups and choices
@@ -401,6 +707,11 @@ class TaskGroup(Node):
     inputs: list[TaskInput] = Field(default_factory=list, description="The group's inputs.")
     body: TaskScope = Field(description="The group's body; its outputs are the call's ports.")
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("group", cls, value, handler, info)
+
 
 class ChoiceAlternative(Node):
     """One alternative of a planning choice."""
@@ -408,6 +719,11 @@ class ChoiceAlternative(Node):
     id: str = Field(description="The alternative's ID, unique within its choice.")
     description: str | None = Field(None, description="What choosing it means.")
     value: TaskValue = Field(description="A literal that fits the choice's type.")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("alternative", cls, value, handler, info)
 
 
 class PlanningChoice(Node):
@@ -423,6 +739,11 @@ class PlanningChoice(Node):
     selected: str | None = Field(
         None, description="Host-owned: the selected alternative's ID, set by the person or auto mode."
     )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("choice", cls, value, handler, info)
 
 
 # ------------------------------------------------------------------------ document
@@ -440,13 +761,20 @@ class TaskPlan(Node):
 
     version: Literal[1] = Field(description="The language version: the integer 1.")
     name: str | None = Field(
-        None, description="^[a-z0-9][a-z0-9-]{0,62}$; default: the file name up to its first dot."
+        None,
+        description="The plan's name, ^[a-z0-9][a-z0-9-]{0,62}$; default: the file name up to its first dot.",
+        json_schema_extra={"pattern": PLAN_NAME_PATTERN},
     )
     request: str | None = Field(None, description="The user's request, kept for audit and approval.")
     inputs: list[TaskInput] = Field(default_factory=list, description="The workflow's inputs.")
     root: TaskScope = Field(description="The plan's top-level scope.")
     groups: list[TaskGroup] = Field(default_factory=list, description="Reusable sub-plans.")
     choices: list[PlanningChoice] = Field(default_factory=list, description="Planning choices.")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        return _validate_node("plan", cls, value, handler, info)
 
 
 for _model in (
@@ -475,19 +803,53 @@ for _model in (
     _model.model_rebuild()
 
 
+def _own_fields(classes: dict[str, type[BaseModel]]) -> dict[str, frozenset[str]]:
+    return {kind: frozenset(cls.model_fields) for kind, cls in classes.items()}
+
+
+def _other_defaults(classes: dict[str, type[BaseModel]]) -> dict[str, tuple]:
+    """field -> the defaults it has in the kinds that declare it (for "empty")."""
+    out: dict[str, list] = {}
+    for cls in classes.values():
+        for name, info in cls.model_fields.items():
+            if name == "kind":
+                continue
+            defaults = out.setdefault(name, [])
+            if info.default_factory is not None:
+                defaults.append(info.default_factory())  # type: ignore[call-arg]
+            elif info.default is not PydanticUndefined:
+                defaults.append(info.default)
+    return {name: tuple(d) for name, d in out.items()}
+
+
+_TASK_CLASS = TASK_CLASSES
+_VALUE_CLASS = VALUE_CLASSES
+_TASK_OWN = _own_fields(TASK_CLASSES)
+_VALUE_OWN = _own_fields(VALUE_CLASSES)
+_TASK_OTHER = _other_defaults(TASK_CLASSES)
+_VALUE_OTHER = _other_defaults(VALUE_CLASSES)
+TASK_FIELDS_ALL = frozenset(_TASK_OTHER) | {"kind"}
+VALUE_FIELDS_ALL = frozenset(_VALUE_OTHER) | {"kind"}
+
+
 # ---------------------------------------------------------------- placeholders
 
 
 @dataclass(slots=True)
 class InvalidTask:
     """Stands for a task that could not be shaped. Its ID (when it had a usable one)
-    still occupies the namespace; its ports are unknown; reads of it report nothing."""
+    still occupies the namespace; its ports are unknown; reads of it report nothing.
+
+    `scopes` holds the child scopes of a task of known kind that could still be
+    shaped (with their pointer suffix, as `scopes_of` returns them), so the tasks
+    nested in it are still checked. A task of unknown kind has none."""
 
     id: str | None
     kind: str | None
     raw: Any = field(repr=False, default=None)
     objective: str | None = None
     dependsOn: list[str] = field(default_factory=list)
+    scopes: list[tuple[str, TaskScope]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -548,4 +910,70 @@ def scopes_of(task: AnyTask) -> list[tuple[str, TaskScope]]:
         return out
     if isinstance(task, ParallelTask):
         return [(f"/branches/{i}", b) for i, b in enumerate(task.branches)]
+    if isinstance(task, InvalidTask):
+        return list(task.scopes)
     return []
+
+
+# ------------------------------------------------------------------ broken nodes
+#
+# Marks live in the model's `__pydantic_private__` dict (these models declare no
+# private attributes, which keeps validation fast): {"shape": frozenset of dropped
+# field names} for a shape error, {"broken": reason} for a later pass's mark.
+
+_PLACEHOLDERS = (InvalidTask, InvalidValue, InvalidType)
+
+
+def _marks(node: Any) -> dict | None:
+    return getattr(node, "__pydantic_private__", None) if isinstance(node, BaseModel) else None
+
+
+def mark_shape_error(model: BaseModel, dropped: frozenset[str] | set[str] = frozenset()) -> None:
+    """Mark `model` as having a shape error in its own fields (`dropped`: the fields
+    left at their defaults because they were in error). Used by the shape pass."""
+    marks = dict(_marks(model) or {})
+    marks["shape"] = frozenset(marks.get("shape", frozenset())) | frozenset(dropped)
+    object.__setattr__(model, "__pydantic_private__", marks)
+
+
+def mark_broken(model: BaseModel, reason: str = "") -> None:
+    """Mark `model` as a declaration in error (a later pass's finding): its ports or
+    type are unknown, and nothing more is reported about reads of it."""
+    marks = dict(_marks(model) or {})
+    marks.setdefault("broken", reason)
+    object.__setattr__(model, "__pydantic_private__", marks)
+
+
+def has_shape_error(node: Any) -> bool:
+    """True for a placeholder, and for a model whose own fields had a shape error."""
+    if isinstance(node, _PLACEHOLDERS):
+        return True
+    marks = _marks(node)
+    return bool(marks) and "shape" in marks
+
+
+def dropped_fields(node: Any) -> frozenset[str]:
+    """The fields of a model left at their defaults because they were in error."""
+    marks = _marks(node)
+    return marks.get("shape", frozenset()) if marks else frozenset()
+
+
+def is_broken(node: Any) -> bool:
+    """The one question before reporting about a node's ports or type: a placeholder,
+    a shape error in its own fields, or marked broken by a later pass."""
+    if isinstance(node, _PLACEHOLDERS):
+        return True
+    return bool(_marks(node))
+
+
+def effective_name(plan: TaskPlan, path: str) -> str:
+    """The plan's name: `name` when written, else the file name up to its first dot,
+    lower-cased with every run of other characters made a hyphen (a derived name is
+    a default, not a declaration: it is made valid rather than refused)."""
+    import re
+
+    if plan.name:
+        return plan.name
+    base = path.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0].lower()
+    base = re.sub(r"[^a-z0-9]+", "-", base).strip("-")[:63].strip("-")
+    return base or "taskplan"

@@ -1,14 +1,802 @@
-"""The shape pass: a document tree -> TaskPlan models (closed objects, tagged unions)."""
+"""The shape pass: a document tree -> TaskPlan models (closed objects, tagged unions).
+
+Reports PLAN_VERSION, PLAN_LIMIT (too many tasks), PLAN_FIELD_UNKNOWN,
+PLAN_FIELD_REQUIRED, PLAN_FIELD_TYPE, PLAN_NAME_INVALID, TASK_KIND_INVALID,
+TASK_KIND_FIELD and TASK_VALUE_INVALID (unknown value kind).
+
+How it works
+------------
+A valid plan is one `TaskPlan.model_validate(tree, context=...)` call (with the
+garbage collector paused: validation allocates hundreds of thousands of
+objects and cannot make cycles).
+
+When a node fails, the validators of `taskplan.model.plan` hand its
+ValidationError to `_Shaper.recover` instead of failing the plan. The error's
+locations are relative to that node: `recover` maps them to relative pointers
+by walking the node's raw data alongside each `loc` (skipping elements that are
+not keys or indices of the raw data, such as the `int`/`float` members of a
+number union), records them against the raw node, salvages the node (see the
+docstring of `taskplan.model.plan` for what a broken node looks like) and
+returns what stands for it, so that its parent validates. A node that is not an
+object at all raises a `tp_not_object` error to its parent, which reports it at
+the exact position and puts a placeholder in that slot. Only when something was
+recorded is the raw tree walked once to give every recorded node its absolute
+pointer (and the task, group or choice it belongs to, as the subject).
+
+Nothing is reported about the inside of a task or value of unknown kind: it is
+not validated.
+"""
 
 from __future__ import annotations
 
+import difflib
+import json
+import gc
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
+
 from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Reporter
-from taskplan.model.plan import TaskPlan
+from taskplan.model.plan import (
+    PLAN_NAME_PATTERN,
+    ArrayValue,
+    ChoiceAlternative,
+    ConditionalTask,
+    FieldValue,
+    ForeachTask,
+    JsonValue,
+    ParallelTask,
+    PlanningChoice,
+    PredicateValue,
+    SequenceTask,
+    TaskGroup,
+    TaskInput,
+    TaskOutput,
+    TransformTask,
+    TASK_FIELDS_ALL,
+    TASK_KIND_FIELDS,
+    TASK_KINDS,
+    VALUE_FIELDS_ALL,
+    VALUE_KIND_FIELDS,
+    VALUE_KINDS,
+    InvalidTask,
+    InvalidType,
+    InvalidValue,
+    PlanTask,
+    ShapeRecovery,
+    TaskPlan,
+    TaskScope,
+    TaskType,
+    TaskValue,
+    has_shape_error,
+    mark_shape_error,
+)
+from taskplan.source import pointer as jp
 from taskplan.source.document import SourceDocument
+
+_NAME_RE = re.compile(PLAN_NAME_PATTERN)
+
+_TASK_ADAPTER: TypeAdapter = TypeAdapter(PlanTask)
+_VALUE_ADAPTER: TypeAdapter = TypeAdapter(TaskValue)
+_SCOPE_ADAPTER: TypeAdapter = TypeAdapter(TaskScope)
 
 
 def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT_LIMITS) -> TaskPlan | None:
     """Shape `document` into a TaskPlan. Returns None only when nothing more can be
-    checked (PLAN_VERSION, or a document that is not a mapping)."""
-    raise NotImplementedError
+    checked (PLAN_VERSION, a document that is not a mapping, too many tasks)."""
+    tree = document.tree
+    if not isinstance(tree, dict):
+        reporter.report(
+            "PLAN_FIELD_TYPE",
+            "",
+            f"a TaskPlan must be an object (a mapping), got {_json_type(tree)}",
+            hint="start the document with `version: 1` and `root: {tasks: [...]}`",
+        )
+        return None
+    if not _check_version(tree, reporter):
+        return None
+    if not _check_task_count(tree, reporter, limits):
+        return None
+
+    shaper = _Shaper()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            plan = TaskPlan.model_validate(tree, context=shaper)
+        except ValidationError:  # pragma: no cover - recover() never gives up on the plan
+            plan = None
+    finally:
+        if enabled:
+            gc.enable()
+    if shaper.records:
+        shaper.emit(tree, reporter)
+    if plan is None:
+        return None
+    if plan.name is not None and not _NAME_RE.match(plan.name):
+        reporter.report(
+            "PLAN_NAME_INVALID",
+            "/name",
+            f"the plan name `{_short(plan.name)}` is not a valid name",
+            hint="use 1-63 lower-case letters, digits and hyphens, starting with a letter or digit, e.g. `pr-review`",
+        )
+    return plan
+
+
+# ------------------------------------------------------------------ pre-checks
+
+
+def _check_version(tree: dict, reporter: Reporter) -> bool:
+    if "version" not in tree:
+        reporter.report(
+            "PLAN_VERSION",
+            "",
+            "the document has no `version`; a TaskPlan declares `version: 1`",
+            hint="add `version: 1` at the top of the document",
+        )
+        return False
+    version = tree["version"]
+    if type(version) is int and version == 1:
+        return True
+    reporter.report(
+        "PLAN_VERSION",
+        "/version",
+        f"`version` must be the integer 1, got {_describe(version)}",
+        hint="write `version: 1` (this compiler knows TaskPlan version 1 only)",
+    )
+    return False
+
+
+def _check_task_count(tree: dict, reporter: Reporter, limits: Limits) -> bool:
+    """Count tasks (every depth, `always`, group bodies) in the raw tree, before
+    validating anything; report at the first task over the limit."""
+    limit = limits.max_tasks
+    count = 0
+    stack: list[tuple[Any, tuple]] = [(tree.get("root"), ("root",))]
+    groups = tree.get("groups")
+    if type(groups) is list:
+        for i in range(len(groups) - 1, -1, -1):
+            group = groups[i]
+            if type(group) is dict:
+                stack.append((group.get("body"), ("groups", i, "body")))
+    while stack:
+        scope, path = stack.pop()
+        if type(scope) is not dict:
+            continue
+        children: list[tuple[Any, tuple]] = []
+        for key in ("tasks", "always"):
+            tasks = scope.get(key)
+            if type(tasks) is not list:
+                continue
+            for i, task in enumerate(tasks):
+                count += 1
+                if count > limit:
+                    reporter.report(
+                        "PLAN_LIMIT",
+                        jp.from_path(path + (key, i)),
+                        f"the plan has more than {limit} tasks (the limit `max_tasks`)",
+                        hint="split the plan, or raise the limit in the compiler's settings",
+                    )
+                    return False
+                if type(task) is not dict:
+                    continue
+                for field in ("body", "otherwise"):
+                    if type(task.get(field)) is dict:
+                        children.append((task[field], path + (key, i, field)))
+                branches = task.get("branches")
+                if type(branches) is list:
+                    for b, branch in enumerate(branches):
+                        children.append((branch, path + (key, i, "branches", b)))
+        stack.extend(reversed(children))
+    return True
+
+
+# ------------------------------------------------------------------- recording
+
+
+@dataclass(slots=True)
+class _Finding:
+    code: str
+    tokens: tuple  # pointer tokens relative to the recorded raw node
+    message: str
+    key: bool = False
+    hint: str | None = None
+    suggests: str | None = None  # PLAN_FIELD_UNKNOWN: the required field it probably means
+
+
+@dataclass(slots=True)
+class _Record:
+    raw: Any
+    findings: list[_Finding]
+
+
+_CATEGORY_NAME = {
+    "task": "task",
+    "value": "value",
+    "type": "type",
+    "scope": "scope",
+    "output": "named value",
+    "input": "input",
+    "group": "group",
+    "choice": "choice",
+    "alternative": "alternative",
+    "plan": "plan",
+}
+
+_UNSALVAGEABLE = object()
+
+
+class _Shaper(ShapeRecovery):
+    """The shape pass's validation context: records findings per raw node and salvages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[_Record] = []
+        self._recording = True
+
+    # -- called by the model validators
+
+    def unknown_kind(self, category: str, raw: dict) -> Any:
+        self.seen = True
+        kinds = TASK_KINDS if category == "task" else VALUE_KINDS
+        kind = raw.get("kind")
+        label = f"{category} kind"
+        if "kind" not in raw or kind is None:  # values only: a task defaults to operation
+            finding = _Finding(
+                "PLAN_FIELD_REQUIRED",
+                (),
+                "the value has no `kind`",
+                hint=f"a value is an object tagged by `kind`: one of {', '.join(kinds)}",
+            )
+        elif type(kind) is not str:
+            finding = _Finding(
+                "PLAN_FIELD_TYPE", ("kind",), f"`kind` must be a string, got {_describe(kind)}"
+            )
+        else:
+            close = _closest(kind, kinds)
+            finding = _Finding(
+                "TASK_KIND_INVALID" if category == "task" else "TASK_VALUE_INVALID",
+                ("kind",),
+                f"unknown {label} `{_short(kind)}`",
+                hint=(f"did you mean `{close}`? " if close else "") + f"the {label}s are {', '.join(kinds)}",
+            )
+        self._record(raw, [finding])
+        kind_name = kind if type(kind) is str else None
+        if category == "task":
+            result: Any = InvalidTask(
+                id=_str_or_none(raw.get("id")),
+                kind=kind_name,
+                raw=raw,
+                objective=_str_or_none(raw.get("objective")),
+                dependsOn=_str_list(raw.get("dependsOn")),
+            )
+        else:
+            result = InvalidValue(kind=kind_name, raw=raw)
+        self.cache[id(raw)] = result
+        return result
+
+    def recover(
+        self,
+        category: str,
+        cls: type[BaseModel],
+        raw: dict,
+        data: dict,
+        error: ValidationError,
+        validate: Callable[[Any], Any],
+    ) -> Any:
+        self.seen = True
+        errors = error.errors(include_url=False)
+        fresh = [e for e in errors if e["type"] != "tp_recorded"]
+        if fresh:
+            self._record(raw, self._findings(category, cls, raw, fresh))
+        model, broken = self._salvage(category, cls, data, errors, validate)
+        if category == "value":
+            result: Any = InvalidValue(kind=_str_or_none(raw.get("kind")), raw=raw) if broken else model
+        elif category == "type":
+            result = InvalidType(kind=_str_or_none(raw.get("kind")), raw=raw) if broken else model
+        elif model is _UNSALVAGEABLE:
+            if category == "task":
+                result = self._invalid_task(cls, raw)
+            else:
+                # No stand-in for a nameless named value, input, alternative, group or
+                # choice: its parent leaves the whole list out (and has a shape error).
+                raise PydanticCustomError("tp_recorded", "reported where it was found")
+        else:
+            result = model
+            if category in ("task", "group"):
+                self.settle(result)
+        self.cache[id(raw)] = result
+        return result
+
+    def settle(self, node: Any) -> None:
+        for scope in _child_scopes(node):
+            if has_shape_error(scope):
+                mark_shape_error(node)
+                return
+
+    # -- salvage
+
+    def _salvage(
+        self, category: str, cls: type[BaseModel], data: dict, errors: list[dict], validate: Callable[[Any], Any]
+    ) -> tuple[Any, bool]:
+        """Re-validate `data` without its offending fields. Returns (the model, or
+        _UNSALVAGEABLE when a required field without a stand-in is broken; whether
+        the node had an error in its own fields).
+
+        An offending field is dropped (left at its default) when optional; a value,
+        type or scope field (required or not) gets a placeholder; a list element
+        that is not an object gets a placeholder in its slot when the list holds
+        tasks, values or scopes. A value or type with an error in its own fields
+        is broken as a whole (its caller makes it a placeholder)."""
+        fields = cls.model_fields
+        drop: set[str] = set()
+        substitute: dict[str, Any] = {}
+        elements: dict[str, dict[int, Any]] = {}
+        own_error = False
+        whole = category in ("value", "type")
+        for e in errors:
+            loc = e["loc"]
+            if not loc or type(loc[0]) is not str:
+                return _UNSALVAGEABLE, True
+            name = loc[0]
+            if name not in fields:
+                drop.add(name)
+                own_error = True
+                continue
+            slot = _SLOTS.get((cls, name))
+            if (
+                slot in ("tasks", "values", "scopes")
+                and len(loc) == 2
+                and type(loc[1]) is int
+                and e["type"] in ("tp_not_object", "tp_recorded")
+            ):
+                elements.setdefault(name, {})[loc[1]] = slot
+                continue
+            if slot in ("value", "type", "scope") and not whole and (len(loc) == 1 or e["type"] == "missing"):
+                if slot == "value":
+                    substitute[name] = InvalidValue(kind=None, raw=data.get(name))
+                elif slot == "type":
+                    substitute[name] = InvalidType(kind=None, raw=data.get(name))
+                else:
+                    scope = TaskScope()
+                    mark_shape_error(scope)
+                    substitute[name] = scope
+                    own_error = True  # the owner's exports are unknown
+                continue
+            own_error = True
+            if whole:
+                continue
+            if fields[name].is_required():
+                return _UNSALVAGEABLE, True
+            drop.add(name)
+        if whole and own_error:
+            return None, True
+        cleaned = {k: v for k, v in data.items() if k not in drop and k not in substitute and k not in elements}
+        for name in substitute:
+            if fields[name].is_required():
+                cleaned[name] = _STAND_INS[_SLOTS[(cls, name)]]
+        self._recording = False
+        try:
+            model = validate(cleaned)
+        except ValidationError:
+            return _UNSALVAGEABLE, True
+        finally:
+            self._recording = True
+        if not isinstance(model, cls):  # pragma: no cover - a validator returned a placeholder
+            return _UNSALVAGEABLE, True
+        for name, placeholder in substitute.items():
+            model.__dict__[name] = placeholder
+        for name, slots in elements.items():
+            model.__dict__[name] = self._elements(data[name], slots, _SLOTS[(cls, name)])
+        if own_error:
+            mark_shape_error(model, drop & set(fields))
+        return model, own_error
+
+    def _elements(self, items: list, slots: dict[int, str], what: str) -> list:
+        """A list whose elements `slots` were not objects: placeholders there, the
+        other elements as validated (recovered ones come from the cache)."""
+        out = []
+        for i, item in enumerate(items):
+            if i in slots:
+                out.append(_placeholder(what, item))
+            else:
+                out.append(self._revalidate(item, what))
+        return out
+
+    def _revalidate(self, item: Any, what: str) -> Any:
+        adapter = {"tasks": _TASK_ADAPTER, "values": _VALUE_ADAPTER, "scopes": _SCOPE_ADAPTER}[what]
+        self._recording = False
+        try:
+            return adapter.validate_python(item, context=self)
+        except ValidationError:  # pragma: no cover - the first pass recovered this element
+            return _placeholder(what, item)
+        finally:
+            self._recording = True
+
+    def _invalid_task(self, cls: type[BaseModel], raw: dict) -> InvalidTask:
+        """A task of known kind whose required part is broken: keep its ID and its
+        child scopes (their errors were recorded when they were first validated)."""
+        kind = _str_or_none(raw.get("kind")) or "operation"
+        scopes: list[tuple[str, TaskScope]] = []
+        self._recording = False
+        try:
+            for name in ("body", "otherwise"):
+                if name in TASK_KIND_FIELDS.get(kind, ()) and type(raw.get(name)) is dict:
+                    scopes.append((f"/{name}", self._revalidate(raw[name], "scopes")))
+            branches = raw.get("branches")
+            if kind == "parallel" and type(branches) is list:
+                for i, branch in enumerate(branches):
+                    if type(branch) is dict:
+                        scopes.append((f"/branches/{i}", self._revalidate(branch, "scopes")))
+        finally:
+            self._recording = True
+        return InvalidTask(
+            id=_str_or_none(raw.get("id")),
+            kind=kind,
+            raw=raw,
+            objective=_str_or_none(raw.get("objective")),
+            dependsOn=_str_list(raw.get("dependsOn")),
+            scopes=scopes,
+        )
+
+    # -- findings
+
+    def _record(self, raw: Any, findings: list[_Finding]) -> None:
+        if self._recording and findings:
+            self.records.append(_Record(raw, findings))
+
+    def _findings(self, category: str, cls: type[BaseModel], raw: dict, errors: list[dict]) -> list[_Finding]:
+        out: list[_Finding] = []
+        type_errors: dict[tuple, list[dict]] = {}
+        what = _node_name(category, cls, raw)
+        for e in errors:
+            loc = e["loc"]
+            tokens, target, complete = _walk(raw, loc)
+            etype = e["type"]
+            if etype == "missing":
+                name = loc[-1] if loc else "?"
+                if complete:  # written as null: null means absent
+                    out.append(
+                        _Finding(
+                            "PLAN_FIELD_REQUIRED",
+                            tokens,
+                            f"`{name}` is required; null means absent",
+                            key=True,
+                        )
+                    )
+                else:
+                    owner = "the " + what if len(loc) == 1 else "the object"
+                    out.append(
+                        _Finding(
+                            "PLAN_FIELD_REQUIRED",
+                            tokens,
+                            f"{owner} is missing the required field `{name}`",
+                            hint=_required_hint(category, cls, str(name)) if len(loc) == 1 else None,
+                        )
+                    )
+            elif etype == "extra_forbidden":
+                name = str(loc[-1])
+                if len(loc) == 1:
+                    out.append(self._unknown_field(category, cls, raw, name, tokens, what))
+                else:
+                    out.append(_Finding("PLAN_FIELD_UNKNOWN", tokens, f"unknown field `{name}`", key=True))
+            else:
+                type_errors.setdefault(tokens, []).append(e)
+        for tokens, group in type_errors.items():
+            out.append(_type_finding(tokens, group, raw))
+        return out
+
+    def _unknown_field(
+        self, category: str, cls: type[BaseModel], raw: dict, name: str, tokens: tuple, what: str
+    ) -> _Finding:
+        known = [f for f in cls.model_fields]
+        if category in ("task", "value"):
+            all_fields = TASK_FIELDS_ALL if category == "task" else VALUE_FIELDS_ALL
+            if name in all_fields and name not in known:
+                by_kind = TASK_KIND_FIELDS if category == "task" else VALUE_KIND_FIELDS
+                owners = [k for k, fs in by_kind.items() if name in fs]
+                kind = raw.get("kind") or "operation"
+                return _Finding(
+                    "TASK_KIND_FIELD",
+                    tokens,
+                    f"`{name}` is a field of {_kinds_phrase(owners, category)}, not of a{'n' if kind[0] in 'aeiou' else ''} `{kind}` {category}",
+                    key=True,
+                    hint=f"remove `{name}` (or leave it empty), or set `kind` to the kind you mean",
+                )
+        close = _closest(name, known)
+        suggests = close if close and cls.model_fields[close].is_required() and close not in raw else None
+        return _Finding(
+            "PLAN_FIELD_UNKNOWN",
+            tokens,
+            f"unknown field `{_short(name)}` in the {what}",
+            key=True,
+            hint=(f"did you mean `{close}`?" if close else f"the fields of a {_CATEGORY_NAME[category]} are " + ", ".join(f"`{f}`" for f in known)),
+            suggests=suggests,
+        )
+
+    # -- output
+
+    def emit(self, tree: dict, reporter: Reporter) -> None:
+        """Give every recorded node its absolute pointer (one walk of the raw tree) and report."""
+        wanted = {id(r.raw) for r in self.records}
+        where = _locate(tree, wanted)
+        seen: set[tuple] = set()
+        pending: list[tuple[_Finding, str, dict]] = []
+        suppressed: set[tuple[str, str]] = set()
+        for record in self.records:
+            base, subject = where.get(id(record.raw), ("", {}))
+            for f in record.findings:
+                pointer = jp.join(base, *f.tokens)
+                if f.suggests:
+                    suppressed.add((jp.parent(pointer), f.suggests))
+                pending.append((f, pointer, subject))
+        for f, pointer, subject in pending:
+            if f.code == "PLAN_FIELD_REQUIRED" and not f.key:
+                missing = f.message.rsplit("`", 2)[-2] if f.message.endswith("`") else None
+                if missing and (pointer, missing) in suppressed:
+                    continue  # the unknown field next to it is this one, misspelt
+            dedupe = (f.code, pointer, f.key, f.message if f.code == "PLAN_FIELD_REQUIRED" else "")
+            if dedupe in seen:
+                continue
+            seen.add(dedupe)
+            reporter.report(f.code, pointer, f.message, key=f.key, subject=subject or None, hint=f.hint)
+
+
+# ---------------------------------------------------------------------- helpers
+
+_SLOTS: dict[tuple[type, str], str] = {
+    # a single value, type or scope: a placeholder stands in when it is broken
+    (TaskOutput, "value"): "value",
+    (ChoiceAlternative, "value"): "value",
+    (TaskInput, "default"): "value",
+    (ConditionalTask, "condition"): "value",
+    (ForeachTask, "items"): "value",
+    (TaskInput, "type"): "type",
+    (PlanningChoice, "type"): "type",
+    (TransformTask, "resultType"): "type",
+    (TaskType, "items"): "type",
+    (SequenceTask, "body"): "scope",
+    (ConditionalTask, "body"): "scope",
+    (ConditionalTask, "otherwise"): "scope",
+    (ForeachTask, "body"): "scope",
+    (TaskGroup, "body"): "scope",
+    (TaskPlan, "root"): "scope",
+    # lists whose elements get a placeholder in their slot
+    (TaskScope, "tasks"): "tasks",
+    (TaskScope, "always"): "tasks",
+    (ArrayValue, "items"): "values",
+    (FieldValue, "items"): "values",
+    (JsonValue, "items"): "values",
+    (PredicateValue, "items"): "values",
+    (ParallelTask, "branches"): "scopes",
+}
+_STAND_INS = {"value": {"kind": "null"}, "type": {"kind": "any"}, "scope": {}}
+
+
+def _placeholder(what: str, raw: Any) -> Any:
+    if what == "tasks":
+        return InvalidTask(id=None, kind=None, raw=raw)
+    if what == "values":
+        return InvalidValue(kind=None, raw=raw)
+    scope = TaskScope()
+    mark_shape_error(scope)
+    return scope
+
+
+def _child_scopes(node: Any) -> list:
+    out = []
+    for name in ("body", "otherwise"):
+        scope = node.__dict__.get(name) if isinstance(node, BaseModel) else None
+        if isinstance(scope, TaskScope):
+            out.append(scope)
+    branches = node.__dict__.get("branches") if isinstance(node, BaseModel) else None
+    if isinstance(branches, list):
+        out.extend(b for b in branches if isinstance(b, TaskScope))
+    return out
+
+
+def _walk(raw: Any, loc: tuple) -> tuple[tuple, Any, bool]:
+    """Follow a pydantic `loc` through the raw data: (pointer tokens, the node reached,
+    whether every element of `loc` was followed). Elements that are not keys or
+    indices of the raw data (union member names) are skipped."""
+    tokens: list = []
+    node = raw
+    followed = 0
+    for element in loc:
+        if type(node) is dict and type(element) is str and element in node:
+            tokens.append(element)
+            node = node[element]
+            followed += 1
+        elif type(node) is list and type(element) is int and 0 <= element < len(node):
+            tokens.append(element)
+            node = node[element]
+            followed += 1
+        else:
+            break
+    return tuple(tokens), node, followed == len(loc)
+
+
+_EXPECT = {
+    "string_type": "a string",
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "a boolean",
+    "list_type": "a list",
+    "dict_type": "an object (a mapping)",
+    "model_type": "an object (a mapping)",
+    "model_attributes_type": "an object (a mapping)",
+    "finite_number": "a finite number",
+    "literal_error": "one of the allowed values",
+}
+
+
+def _type_finding(tokens: tuple, errors: list[dict], raw: Any) -> _Finding:
+    _, node, _ = _walk(raw, tokens)
+    types = {e["type"] for e in errors}
+    if "tp_not_object" in types:
+        expected = next(e for e in errors if e["type"] == "tp_not_object")["msg"].removeprefix("expected ")
+    elif "finite_number" in types:
+        expected = "a finite number"
+    elif {"int_type", "float_type"} <= types:
+        expected = "a number"
+    else:
+        expected = " or ".join(sorted({_EXPECT.get(t, "") or e["msg"] for t, e in ((e["type"], e) for e in errors)}))
+    field = _field_label(tokens)
+    hint = None
+    if "tp_not_object" in types and "value object" in expected:
+        hint = _literal_hint(node)
+    return _Finding(
+        "PLAN_FIELD_TYPE",
+        tokens,
+        f"{field} must be {expected}, got {_describe(node)}",
+        hint=hint,
+    )
+
+
+def _literal_hint(node: Any) -> str | None:
+    if isinstance(node, bool):
+        return f"write `{{kind: boolean, boolean: {str(node).lower()}}}`"
+    if isinstance(node, (int, float)):
+        return f"write `{{kind: number, number: {node}}}`"
+    if isinstance(node, str):
+        return f"write `{{kind: string, text: {json.dumps(_short(node), ensure_ascii=False)}}}` for the text, or `{{kind: input|output|choice, source: ...}}` to read a name"
+    if node is None:
+        return "write `{kind: null}` for the null literal"
+    if isinstance(node, list):
+        return "write `{kind: array, items: [...]}` with a value object per item"
+    return None
+
+
+def _field_label(tokens: tuple) -> str:
+    if not tokens:
+        return "the node"
+    last = tokens[-1]
+    if type(last) is int:
+        owner = next((t for t in reversed(tokens) if type(t) is str), None)
+        return f"item {last} of `{owner}`" if owner else f"item {last}"
+    return f"`{last}`"
+
+
+def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
+    if category == "task":
+        kind = getattr(cls.model_fields.get("kind"), "default", None)
+        kind = raw.get("kind") if type(raw.get("kind")) is str else kind
+        ident = raw.get("id")
+        return f"{kind} task" + (f" `{_short(ident)}`" if type(ident) is str else "")
+    if category == "value":
+        return f"`{raw.get('kind')}` value"
+    if category in ("group", "choice") and type(raw.get("id")) is str:
+        return f"{category} `{_short(raw['id'])}`"
+    if category in ("input", "output") and type(raw.get("name")) is str:
+        return f"{_CATEGORY_NAME[category]} `{_short(raw['name'])}`"
+    return _CATEGORY_NAME[category]
+
+
+def _required_hint(category: str, cls: type[BaseModel], name: str) -> str | None:
+    desc = cls.model_fields[name].description if name in cls.model_fields else None
+    return f"`{name}`: {desc}" if desc else None
+
+
+def _kinds_phrase(kinds: list[str], category: str) -> str:
+    names = [f"`{k}`" for k in kinds]
+    if len(names) == 1:
+        return f"{names[0]} {category}s"
+    return f"{', '.join(names[:-1])} and {names[-1]} {category}s"
+
+
+def _closest(word: str, candidates) -> str | None:
+    lowered = {c.lower(): c for c in candidates}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[match[0]] if match else None
+
+
+def _locate(tree: dict, wanted: set[int]) -> dict[int, tuple[str, dict]]:
+    """id(raw node) -> (its pointer, the subject: nearest task / group / choice)."""
+    out: dict[int, tuple[str, dict]] = {}
+    stack: list[tuple[Any, tuple, dict]] = [(tree, (), {})]
+    while stack:
+        node, path, subject = stack.pop()
+        if type(node) is dict:
+            if id(node) in wanted and id(node) not in out:
+                out[id(node)] = (jp.from_path(path), subject)
+            for key, child in node.items():
+                if type(child) in (dict, list):
+                    stack.append((child, path + (key,), subject))
+        elif type(node) is list:
+            if id(node) in wanted and id(node) not in out:
+                out[id(node)] = (jp.from_path(path), subject)
+            role = _list_role(path)
+            for i in range(len(node) - 1, -1, -1):
+                child = node[i]
+                if type(child) is dict:
+                    inner = subject
+                    if role and type(child.get("id")) is str:
+                        inner = {role: child["id"]}
+                    stack.append((child, path + (i,), inner))
+                elif type(child) is list:
+                    stack.append((child, path + (i,), subject))
+    return out
+
+
+def _list_role(path: tuple) -> str | None:
+    if not path:
+        return None
+    last = path[-1]
+    if last in ("tasks", "always"):
+        return "task"
+    if len(path) == 1 and last == "groups":
+        return "group"
+    if len(path) == 1 and last == "choices":
+        return "choice"
+    return None
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _describe(value: Any) -> str:
+    kind = _json_type(value)
+    if isinstance(value, bool):
+        return f"{kind} ({str(value).lower()})"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return f"{kind} ({text if len(text) <= 24 else text[:21] + '...'})"
+    if isinstance(value, str):
+        return f"{kind} ({json.dumps(_short(value), ensure_ascii=False)})"
+    return kind
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if type(value) is str else None
+
+
+def _str_list(value: Any) -> list[str]:
+    if type(value) is list and all(type(v) is str for v in value):
+        return list(value)
+    return []
