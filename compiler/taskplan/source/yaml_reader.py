@@ -1,0 +1,407 @@
+"""YAML from the C parser's event stream (libyaml, through ruamel.yaml.clib).
+
+The tree and the position tree are built directly from parser events with an
+explicit stack: no composer (libyaml's composer recurses and crashes on deeply
+nested input; ours refuses anything deeper than `limits.max_depth` the moment
+it is opened), no round-trip loader (slow, and it keeps comments we do not
+need), no constructor (we resolve scalars ourselves).
+
+What the reader refuses (PLAN_SYNTAX, or the family's syntax code): anchors
+and aliases (an alias bomb never expands: nothing is expanded), explicit tags,
+keys that are not scalars, more than one document. Plain scalars are resolved
+with the YAML 1.2 core schema; quoted and block scalars are strings; keys are
+always strings (the key's text). Duplicate keys are reported at the second
+key (the first value is kept).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from _ruamel_yaml import CParser
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from ruamel.yaml.reader import ReaderError
+
+from taskplan.source.sourcemap import MapPos, Pos, SeqPos
+from taskplan.source.span import Span
+
+if TYPE_CHECKING:
+    from taskplan.source.read import ReadContext
+
+_new = tuple.__new__
+_INF = float("inf")
+
+PARSER = CParser
+"""The parser class every YAML document goes through (the C one; a test checks it)."""
+
+# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
+_MISSING = object()
+_WORDS: dict[str, Any] = {
+    "": None, "~": None, "null": None, "Null": None, "NULL": None,
+    "true": True, "True": True, "TRUE": True,
+    "false": False, "False": False, "FALSE": False,
+}
+_NUMBER_START = frozenset("0123456789+-.")
+_NUMBER = re.compile(
+    r"""(?P<int>[-+]?[0-9]+)
+      | 0o(?P<oct>[0-7]+)
+      | 0x(?P<hex>[0-9a-fA-F]+)
+      | (?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)
+      | (?P<inf>[-+]?\.(?:inf|Inf|INF))
+      | (?P<nan>\.(?:nan|NaN|NAN))""",
+    re.X,
+).fullmatch
+
+# A node's properties (tag and anchor, in either order) at the node's start.
+_PROPERTIES = re.compile(r"([!&][^\s,\[\]{}]*)(?:[ \t]+([!&][^\s,\[\]{}]*))?").match
+
+_NO_KEY = object()
+"""The mapping on top of the stack waits for a key."""
+_BAD_KEY = object()
+"""The current key was refused (a duplicate, a non-scalar, too long): its value is dropped."""
+
+
+class _Stop(Exception):
+    """Reading stopped at an error already reported."""
+
+
+def read_yaml(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
+    """The tree and position tree of the YAML `text` (one document); (None, None) when
+    it is empty or when reading stopped at an error (the diagnostics say which)."""
+    parser = PARSER(text)
+    try:
+        return _read(parser, text, ctx)
+    except _Stop:
+        return None, None
+    except ReaderError as exc:
+        _reader_error(text, ctx, exc)
+    except MarkedYAMLError as exc:
+        _parser_error(text, ctx, exc)
+    except YAMLError as exc:  # an error without a position (none is known to exist)
+        ctx.syntax(ctx.lines.point(0, 0), f"invalid YAML: {exc}", _DEFAULT_HINT)
+    return None, None
+
+
+def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
+    limits = ctx.limits
+    max_depth = limits.max_depth
+    max_chars = limits.max_scalar_chars
+    max_digits = limits.max_number_digits
+    get = parser.get_event
+
+    get()  # StreamStartEvent
+    event = get()
+    if type(event) is StreamEndEvent:
+        return None, None  # no document at all (empty, or only comments)
+
+    stack: list[list[Any]] = []
+    # A frame: [is_map, container, positions, line, column, flow, key, key span, end line, end column]
+    # (1-based start; key: _NO_KEY, _BAD_KEY or the current key; end: of the last child, 0-based).
+    top: list[Any] | None = None
+    is_map = False
+    root: tuple[Any, Pos] | None = None
+
+    def path() -> list[str | int]:
+        out: list[str | int] = []
+        for frame in stack:
+            if frame[0]:
+                key = frame[6]
+                if key is _NO_KEY or key is _BAD_KEY:
+                    break
+                out.append(key)
+            else:
+                out.append(len(frame[1]))
+        return out
+
+    def refuse(event: Any, span: Span) -> None:
+        """Report the anchor and the tag of a node event (both refused); reading goes on."""
+        start = event.start_mark
+        spans = _property_spans(text, start)
+        if event.anchor is not None:
+            ctx.syntax(
+                spans.get("&", span),
+                f"anchor `&{event.anchor}`: anchors and aliases are not allowed",
+                "write the value out in full where it is used",
+                path=path(),
+                parse=False,
+            )
+        if event.tag is not None:
+            ctx.syntax(
+                spans.get("!", span),
+                f"tag `{_written_tag(spans, text, start, event.tag)}`: explicit tags are not allowed",
+                "remove the tag; quote the value if it must be text",
+                path=path(),
+                parse=False,
+            )
+        if ctx.exhausted:
+            raise _Stop()
+
+    while True:
+        event = get()
+        kind = type(event)
+        if kind is ScalarEvent:
+            mark = event.start_mark
+            sl = mark.line
+            sc = mark.column
+            mark = event.end_mark
+            el = mark.line
+            ec = mark.column
+            if ec == 0:
+                sl, sc, el, ec = _fix_span(ctx, sl, sc, el, ec)
+            span = _new(Span, (sl + 1, sc + 1, el + 1, ec + 1))
+            if event.anchor is not None or event.tag is not None:
+                refuse(event, span)
+            value = event.value
+            if is_map and top[6] is _NO_KEY:  # type: ignore[index]
+                # A key: always a string, the key's text.
+                positions = top[2]  # type: ignore[index]
+                if value in positions:
+                    ctx.duplicate(path() + [value], value, span, positions[value][0])
+                    top[6] = _BAD_KEY  # type: ignore[index]
+                    if ctx.exhausted:
+                        raise _Stop()
+                elif len(value) > max_chars:
+                    ctx.limit(span, f"this key is {len(value)} characters long; the limit is {max_chars}",
+                              "use a shorter key", path=path())
+                    top[6] = _BAD_KEY  # type: ignore[index]
+                    if ctx.exhausted:
+                        raise _Stop()
+                else:
+                    top[6] = value  # type: ignore[index]
+                    top[7] = span  # type: ignore[index]
+                continue
+            if not event.style:  # plain: resolve (YAML 1.2 core schema)
+                resolved = _WORDS.get(value, _MISSING)
+                if resolved is not _MISSING:
+                    value = resolved
+                elif value[0] in _NUMBER_START:
+                    m = _NUMBER(value)
+                    if m is not None:
+                        value = _number(m, value, max_digits, ctx, span, path)
+            if type(value) is str and len(value) > max_chars:
+                ctx.limit(span, f"this string is {len(value)} characters long; the limit is {max_chars}",
+                          "shorten it, or pass large data by reference", path=path())
+                if ctx.exhausted:
+                    raise _Stop()
+            val: Any = value
+            vpos: Pos = span
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            mark = event.start_mark
+            sl = mark.line
+            sc = mark.column
+            if len(stack) >= max_depth:
+                ctx.limit(ctx.lines.point(sl, sc), f"the document is nested more than {max_depth} levels deep",
+                          "flatten the structure (or raise max_depth in the settings)", path=path())
+                raise _Stop()
+            if event.anchor is not None or event.tag is not None:
+                refuse(event, ctx.lines.point(sl, sc))
+            if is_map and top[6] is _NO_KEY:  # type: ignore[index]
+                what = "mapping" if kind is MappingStartEvent else "sequence"
+                ctx.syntax(ctx.lines.point(sl, sc), f"a {what} cannot be a mapping key",
+                           "keys must be plain strings", path=path(), parse=False)
+                if ctx.exhausted:
+                    raise _Stop()
+            is_map = kind is MappingStartEvent
+            top = [is_map, {} if is_map else [], {} if is_map else [], sl + 1, sc + 1,
+                   event.flow_style, _NO_KEY, None, sl, sc]
+            stack.append(top)
+            continue
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+            frame = stack.pop()
+            if frame[5]:  # flow: up to the closing bracket
+                mark = event.end_mark
+                el = mark.line
+                ec = mark.column
+            else:  # block: up to the end of the last entry (not the next token, maybe lines later)
+                el = frame[8]
+                ec = frame[9]
+            span = _new(Span, (frame[3], frame[4], el + 1, ec + 1))
+            val = frame[1]
+            vpos = MapPos(span, frame[2]) if frame[0] else SeqPos(span, frame[2])
+            if stack:
+                top = stack[-1]
+                is_map = top[0]
+            else:
+                top = None
+                is_map = False
+        elif kind is AliasEvent:
+            sm = event.start_mark
+            em = event.end_mark
+            span = _new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
+            ctx.syntax(span, f"alias `*{event.anchor}`: anchors and aliases are not allowed",
+                       "write the value out in full here", path=path(), parse=False)
+            if ctx.exhausted:
+                raise _Stop()
+            val = None
+            vpos = span
+            el = em.line
+            ec = em.column
+        elif kind is DocumentEndEvent:
+            event = get()
+            if type(event) is not StreamEndEvent:
+                sm = event.start_mark
+                em = event.end_mark
+                span = (
+                    _new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
+                    if (em.line, em.column) > (sm.line, sm.column)
+                    else ctx.lines.point(sm.line, sm.column)
+                )
+                ctx.syntax(span, "the file holds more than one YAML document",
+                           "keep one document per file (remove this '---' and what follows, or move it to its own file)")
+                raise _Stop()
+            if root is None:  # not reached: a document always has a node
+                return None, None
+            return root
+        else:  # pragma: no cover - the parser emits no other event inside a document
+            continue
+
+        # ---- attach the finished node to its parent --------------------------
+        if top is None:
+            root = (val, vpos)
+            continue
+        if is_map:
+            key = top[6]
+            if key is _NO_KEY:  # a collection or an alias used as a key (reported)
+                top[6] = _BAD_KEY
+                continue
+            if key is not _BAD_KEY:
+                top[1][key] = val
+                top[2][key] = (top[7], vpos)
+            top[6] = _NO_KEY
+        else:
+            top[1].append(val)
+            top[2].append(vpos)
+        top[8] = el
+        top[9] = ec
+
+
+def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", span: Span, path: Any) -> Any:
+    kind = m.lastgroup
+    if kind == "int" or kind == "oct" or kind == "hex":
+        digits = m.group(kind)
+        count = len(digits) - (digits[0] in "+-")
+        if count > max_digits:
+            ctx.limit(span, f"this integer has {count} digits; the limit is {max_digits}",
+                      "use a smaller number, or quote it to make it a string", path=path())
+            if ctx.exhausted:
+                raise _Stop()
+            return None
+        return int(digits, 10 if kind == "int" else 8 if kind == "oct" else 16)
+    if kind == "float":
+        number = float(value)
+        if number == _INF or number == -_INF:
+            ctx.limit(span, "this number is too large to represent",
+                      "use a smaller number, or quote it to make it a string", path=path())
+            if ctx.exhausted:
+                raise _Stop()
+            return None
+        return number
+    if kind == "inf":
+        return -_INF if value[0] == "-" else _INF
+    return float("nan")
+
+
+def _fix_span(ctx: "ReadContext", sl: int, sc: int, el: int, ec: int) -> tuple[int, int, int, int]:
+    """A scalar whose end is the start of a line (a block scalar, an empty value): end it
+    at the end of its last written line instead, never past the last line of the text."""
+    lines = ctx.lines
+    if el > sl:
+        el -= 1
+        text = lines.text
+        while el > sl and text[lines.starts[el]:lines.starts[el + 1]].isspace():
+            el -= 1
+        return sl, sc, el, lines.content_end(el)
+    sl, sc = lines.clamp(sl, sc)
+    return sl, sc, sl, sc
+
+
+def _property_spans(text: str, mark: Any) -> dict[str, Span]:
+    """The spans of the tag ("!") and the anchor ("&") written at a node's start."""
+    out: dict[str, Span] = {}
+    m = _PROPERTIES(text, mark.index)
+    if m is None:
+        return out
+    for group in (1, 2):
+        token = m.group(group)
+        if token and token[0] not in out:
+            column = mark.column + m.start(group) - mark.index
+            out[token[0]] = _new(Span, (mark.line + 1, column + 1, mark.line + 1, column + 1 + len(token)))
+    return out
+
+
+def _written_tag(spans: dict[str, Span], text: str, mark: Any, tag: str) -> str:
+    m = _PROPERTIES(text, mark.index)
+    if m is not None:
+        for group in (1, 2):
+            token = m.group(group)
+            if token and token[0] == "!":
+                return token
+    return tag
+
+
+_DEFAULT_HINT = "check the indentation, quotes and brackets at this place"
+_HINTS = (
+    ("mapping values are not allowed", "a plain value cannot contain ': ': quote the value, or fix the indentation"),
+    ("did not find expected key", "check the indentation: this line must line up with the keys of its mapping"),
+    ("did not find expected '-' indicator", "check the indentation: the items of a list must line up"),
+    ("could not find expected ':'", "a key must be followed by ':' (or quote the whole line if it is text)"),
+    ("did not find expected ',' or ']'", "separate the items with ',' and close the list with ']'"),
+    ("did not find expected ',' or '}'", "separate the members with ',' and close the mapping with '}'"),
+    ("found unexpected end of stream", "close the quote"),
+    ("found unknown escape character", 'valid escapes in double quotes include \\" \\\\ \\n \\t \\uXXXX; '
+                                       "use single quotes for text with backslashes"),
+    ("found undefined tag handle", "remove the tag"),
+)
+
+
+def _parser_error(text: str, ctx: "ReadContext", exc: MarkedYAMLError) -> None:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+    span = ctx.lines.point(line, column)
+    problem = exc.problem or exc.context or "the text does not parse"
+    message = f"invalid YAML: {problem}"
+    context_mark = exc.context_mark
+    if exc.context and exc.problem and exc.context.startswith(("while parsing a", "while scanning a")) \
+            and context_mark is not None and (context_mark.line, context_mark.column) != (line, column):
+        cl, cc = ctx.lines.clamp(context_mark.line, context_mark.column)
+        message += f" ({exc.context} that starts at line {cl + 1}, column {cc + 1})"
+    hint = _DEFAULT_HINT
+    if "cannot start any token" in problem:
+        line, column = ctx.lines.clamp(line, column)
+        offset = ctx.lines.starts[line] + column
+        char = text[offset] if offset < len(text) else ""
+        if char == "\t":
+            hint = "YAML does not allow tabs for indentation: use spaces"
+        elif char in ("@", "`", "%"):
+            hint = f"a plain value cannot start with '{char}': quote the value"
+        else:
+            hint = "quote the value if it is text"
+    else:
+        for needle, text_hint in _HINTS:
+            if needle in problem:
+                hint = text_hint
+                break
+    ctx.syntax(span, message, hint)
+
+
+def _reader_error(text: str, ctx: "ReadContext", exc: ReaderError) -> None:
+    # The position is a byte offset into the UTF-8 text the C parser was given.
+    offset = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore"))
+    char = exc.character
+    shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
+    ctx.syntax(
+        ctx.lines.point_at(offset),
+        f"the character {shown} is not allowed in YAML ({exc.reason})",
+        "remove it, or write it as an escape inside double quotes (\\t, \\x0c, \\u0000)",
+    )
