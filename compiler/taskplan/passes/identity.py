@@ -13,11 +13,13 @@ from typing import Any
 
 from taskplan.diagnostics import Reporter
 from taskplan.ir.checked import (
+    CONTAINER_VALUES,
     DECL_CHOICE,
     DECL_GROUP,
     DECL_TASK,
     Declaration,
     IdentityTable,
+    gc_paused,
     iter_subvalues,
 )
 from taskplan.model.plan import (
@@ -37,6 +39,7 @@ from taskplan.model.plan import (
     TaskType,
     TransformTask,
     ValueTask,
+    scopes_of,
 )
 
 ID_MAX = 64
@@ -151,40 +154,46 @@ class _Identity:
         NAME_DUPLICATE at every later occurrence."""
         if not isinstance(items, list) or not items:
             return
-        seen: dict[str, str] = {}
-        bad = self.table.bad_names
-        noun = f"{what} {'ID' if key == 'id' else 'name'}"
+        seen: dict[str, int] = {}
         for i, item in enumerate(items):
             name = getattr(item, key, None)
-            if not isinstance(name, str):
+            if type(name) is not str:
                 continue
-            ptr = f"{list_ptr}/{i}/{key}"
-            if lexical:
-                problem = lexical_problem(name)
-                if problem is not None:
-                    bad.add(ptr)
-                    suggestion = suggest_id(name)
-                    self.reporter.report(
-                        "TASK_ID_INVALID",
-                        ptr,
-                        f"{noun} {_code_text(name)} is not valid: {problem}; {'an ID' if key == 'id' else 'a name'} is {RULE}",
-                        hint=f"rename it, for example to `{suggestion}`" if suggestion else f"use a name of {RULE}",
-                    )
-                    continue
+            if lexical and (not 0 < len(name) <= ID_MAX or name.strip(ID_CHARS)):
+                self.bad_name(f"{list_ptr}/{i}/{key}", name, what, key)
+                continue
             first = seen.get(name)
             if first is None:
-                seen[name] = ptr
-                continue
-            bad.add(ptr)
-            self.reporter.report(
-                "NAME_DUPLICATE",
-                ptr,
-                f"{noun} `{name}` appears twice in this list",
-                hint=f"{'an alternative ID appears once per choice' if key == 'id' else 'a name appears once per list'}: remove or rename this one",
-                related=[self.reporter.related(first, f"`{name}` first appears here")],
-            )
+                seen[name] = i
+            else:
+                self.duplicate_name(f"{list_ptr}/{i}/{key}", f"{list_ptr}/{first}/{key}", name, what, key)
+
+    def bad_name(self, ptr: str, name: str, what: str, key: str) -> None:
+        self.table.bad_names.add(ptr)
+        suggestion = suggest_id(name)
+        noun, article = (f"{what} ID", "an ID") if key == "id" else (f"{what} name", "a name")
+        self.reporter.report(
+            "TASK_ID_INVALID",
+            ptr,
+            f"{noun} {_code_text(name)} is not valid: {lexical_problem(name)}; {article} is {RULE}",
+            hint=f"rename it, for example to `{suggestion}`" if suggestion else f"use a name of {RULE}",
+        )
+
+    def duplicate_name(self, ptr: str, first: str, name: str, what: str, key: str) -> None:
+        self.table.bad_names.add(ptr)
+        noun = f"{what} ID" if key == "id" else f"{what} name"
+        once = "an alternative ID appears once per choice" if key == "id" else "a name appears once per list"
+        self.reporter.report(
+            "NAME_DUPLICATE",
+            ptr,
+            f"{noun} `{name}` appears twice in this list",
+            hint=f"{once}: remove or rename this one",
+            related=[self.reporter.related(first, f"`{name}` first appears here")],
+        )
 
     def values(self, value: Any, pointer: str) -> None:
+        if type(value) not in CONTAINER_VALUES:
+            return  # a leaf: no names inside
         for ptr, v, _depth in iter_subvalues(value, pointer):
             if isinstance(v, ObjectValue):
                 self.names(v.members, f"{ptr}/members", "member")
@@ -231,7 +240,9 @@ class _Identity:
     def task(self, task: Any, ptr: str, stack: list[tuple[str, str, Any]]) -> None:
         if isinstance(task, InvalidTask):
             self.declare(task.id, DECL_TASK, ptr, task)
-            return  # values inside a placeholder are not checked
+            # values inside a placeholder are not checked; the scopes it kept are
+            stack.extend(reversed([("scope", ptr + suffix, scope) for suffix, scope in scopes_of(task)]))
+            return
         self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
         children: list[tuple[str, str, Any]] = []
         if isinstance(task, OperationTask):
@@ -299,5 +310,6 @@ def run(plan: TaskPlan, reporter: Reporter) -> IdentityTable:
     """Check the one ID namespace and the names of every list; return the table of
     first declarations that the scope pass resolves references against."""
     walker = _Identity(reporter)
-    walker.plan(plan)
+    with gc_paused():
+        walker.plan(plan)
     return walker.table

@@ -26,10 +26,13 @@ from typing import Any
 
 from taskplan.diagnostics import Reporter
 from taskplan.ir.checked import (
+    CONTAINER_VALUES,
     REF_DEPENDS,
     REF_INDEX,
     REF_INPUT,
     REF_ITEM,
+    REF_OUTPUT,
+    REF_PRESENT,
     Capture,
     CheckedPlan,
     ChoiceNode,
@@ -42,9 +45,11 @@ from taskplan.ir.checked import (
     ScopeNode,
     ScopeRole,
     TaskNode,
+    gc_paused,
     iter_subvalues,
     task_value_slots,
 )
+from taskplan.model import plan as _plan_model
 from taskplan.model.plan import (
     CallTask,
     ChoiceValue,
@@ -65,7 +70,22 @@ from taskplan.model.plan import (
     TaskPlan,
     TaskScope,
     ValueTask,
+    scopes_of,
 )
+
+
+def is_broken(node: Any) -> bool:
+    """A placeholder, a node with a shape error in its own fields, or one a pass marked
+    broken (taskplan.model.plan.is_broken, when the shape pass provides it)."""
+    check = getattr(_plan_model, "is_broken", None)
+    return check(node) if check is not None else isinstance(node, InvalidTask)
+
+
+def dropped_fields(node: Any) -> frozenset[str]:
+    """The fields the shape pass left at their defaults because they were in error."""
+    check = getattr(_plan_model, "dropped_fields", None)
+    return check(node) if check is not None else frozenset()
+
 
 SUGGESTION_BUDGET = 200_000
 """Most candidate comparisons spent on "did you mean" hints in one run: suggestions
@@ -115,6 +135,15 @@ class _ScopePass:
         self._task_ids: list[str] | None = None
         self._choice_ids: list[str] | None = None
         self.group_input_owner: dict[str, GroupNode] = {}
+        self.dispatch: dict[type, Callable[[str, Any, TaskNode | None, ScopeNode], None]] = {
+            OutputValue: self._on_output,
+            PresentValue: self._on_present,
+            InputValue: self._on_input,
+            ChoiceValue: self._on_choice,
+            ItemValue: self._on_item,
+            IndexValue: self._on_index,
+        }
+        """Reference value class -> its handler (exact classes: the models are final)."""
         self.copy_scopes: dict[str, set[ScopeNode]] = {}
         """Duplicated task ID -> the scopes holding a later copy of it."""
 
@@ -203,23 +232,21 @@ class _ScopePass:
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
         ident = getattr(t, "id", None)
         node = TaskNode(ident if isinstance(ident, str) else None, t, ptr, scope, index, in_always)
-        node.broken = isinstance(t, InvalidTask)
+        node.broken = is_broken(t)
         node.duplicate = self.identity.is_copy(ptr)
         node.id_ok = ptr not in self.identity.invalid_ids
-        if node.broken:
-            return node
+        kind = getattr(t, "kind", None)
         children: list[tuple[str, Any, ScopeRole, int | None]] = []
-        if isinstance(t, SequenceTask):
-            children.append(("/body", t.body, ScopeRole.BODY, None))
-        elif isinstance(t, ConditionalTask):
-            children.append(("/body", t.body, ScopeRole.BODY, None))
-            if t.otherwise is not None:
-                children.append(("/otherwise", t.otherwise, ScopeRole.OTHERWISE, None))
-        elif isinstance(t, ParallelTask):
-            for i, b in enumerate(t.branches):
-                children.append((f"/branches/{i}", b, ScopeRole.BRANCH, i))
-        elif isinstance(t, ForeachTask):
-            children.append(("/body", t.body, ScopeRole.FOREACH_BODY, None))
+        # a placeholder of known kind keeps the child scopes that could be shaped
+        for suffix, model in scopes_of(t):
+            if suffix == "/otherwise":
+                children.append((suffix, model, ScopeRole.OTHERWISE, None))
+            elif suffix.startswith("/branches/"):
+                children.append((suffix, model, ScopeRole.BRANCH, int(suffix[len("/branches/"):])))
+            elif kind == "foreach":
+                children.append((suffix, model, ScopeRole.FOREACH_BODY, None))
+            else:
+                children.append((suffix, model, ScopeRole.BODY, None))
         for suffix, model, role, branch in children:
             if not isinstance(model, TaskScope):
                 continue
@@ -245,11 +272,9 @@ class _ScopePass:
                 for o in scope.outputs:
                     self.values(f"{o.pointer}/value", o.model.value, None, scope)
                 continue
-            if task.broken:
-                # a placeholder's values are not checked; its dependsOn still orders it
-                self.depends_on(task)
-                continue
             self.depends_on(task)
+            if task.is_placeholder:
+                continue  # a placeholder's values are not checked; its dependsOn still orders it
             if isinstance(task.model, CallTask):
                 self.call(task)
             for slot, ptr, value in task_value_slots(task.model, task.pointer):
@@ -259,17 +284,34 @@ class _ScopePass:
             self.ports(task)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        dispatch = self.dispatch
+        if type(value) not in CONTAINER_VALUES:  # the common case: one leaf value
+            handle = dispatch.get(type(value))
+            if handle is not None:
+                handle(pointer, value, reader, scope)
+            return
         for ptr, v, _depth in iter_subvalues(value, pointer):
-            if isinstance(v, OutputValue):
-                self.read_task(v.kind, ptr, v.source, v.port, reader, scope)
-            elif isinstance(v, PresentValue):
-                self.read_task(v.kind, ptr, v.source, None, reader, scope)
-            elif isinstance(v, InputValue):
-                self.read_input(ptr, v.source, reader, scope)
-            elif isinstance(v, ChoiceValue):
-                self.read_choice(ptr, v.source, reader, scope)
-            elif isinstance(v, (ItemValue, IndexValue)):
-                self.read_item(REF_ITEM if isinstance(v, ItemValue) else REF_INDEX, ptr, reader, scope)
+            handle = dispatch.get(type(v))
+            if handle is not None:
+                handle(ptr, v, reader, scope)
+
+    def _on_output(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_task(REF_OUTPUT, ptr, v.source, v.port, reader, scope)
+
+    def _on_present(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_task(REF_PRESENT, ptr, v.source, None, reader, scope)
+
+    def _on_input(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_input(ptr, v.source, reader, scope)
+
+    def _on_choice(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_choice(ptr, v.source, reader, scope)
+
+    def _on_item(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_item(REF_ITEM, ptr, reader, scope)
+
+    def _on_index(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
+        self.read_item(REF_INDEX, ptr, reader, scope)
 
     # ------------------------------------------------------------- helpers
 
@@ -640,6 +682,8 @@ class _ScopePass:
                 c = c.parent
             return
         res.ok = False
+        if "inputs" in dropped_fields(group.model if group is not None else self.plan):
+            return  # the inputs list had a shape error (reported): the name may be declared there
         other = self.group_input_owner.get(source)
         if group is not None:
             if source in self.cp.input_by_name:
@@ -703,6 +747,8 @@ class _ScopePass:
             target.reads.append(ptr)
             return
         res.ok = False
+        if target is None and "choices" in dropped_fields(self.plan):
+            return  # the choices list had a shape error (reported)
         if isinstance(target, TaskNode):
             hint = f"`{source}` is a task: read it with `{{kind: output, source: {source}, port: ...}}`"
         elif isinstance(target, GroupNode):
@@ -759,6 +805,8 @@ class _ScopePass:
         target = self.cp.by_id.get(name)
         if not isinstance(target, GroupNode):
             task.broken = True  # unknown group: unknown ports
+            if target is None and "groups" in dropped_fields(self.plan):
+                return  # the groups list had a shape error (reported)
             if isinstance(target, TaskNode):
                 hint = f"`{name}` is a task, not a group; to run a task's steps again, make them a group"
             elif isinstance(target, ChoiceNode):
@@ -777,6 +825,8 @@ class _ScopePass:
         group = target
         task.group = group
         group.calls.append(task)
+        if "inputs" in dropped_fields(group.model):
+            return  # the group's inputs had a shape error (reported): bindings cannot be judged
         bound: set[str] = set()
         for i, b in enumerate(model.inputs):
             if not isinstance(b, TaskOutput) or not isinstance(b.name, str):
@@ -796,6 +846,8 @@ class _ScopePass:
                     hint=_did_you_mean(found) or f"the group's inputs: {declared}",
                     related=[rep.related(f"{group.pointer}/inputs", f"the inputs of `{group.id}`")],
                 )
+        if "inputs" in dropped_fields(model):
+            return  # the call's own bindings had a shape error (reported)
         for decl in group.inputs:
             if not decl.usable or decl.name in bound or not decl.required:
                 continue
@@ -1098,7 +1150,8 @@ def _tarjan(succ: list[list[int]]) -> list[list[int]]:
 def run(plan: TaskPlan, identity: IdentityTable, reporter: Reporter) -> CheckedPlan:
     """Build the scope tree, resolve every reference, order every scope, check groups;
     report what is wrong (each independent error once) and return the CheckedPlan."""
-    return _ScopePass(plan, identity, reporter).run()
+    with gc_paused():
+        return _ScopePass(plan, identity, reporter).run()
 
 
 __all__ = ["run"]
