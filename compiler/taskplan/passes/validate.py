@@ -849,6 +849,7 @@ class _Validator:
             self.report(
                 CYCLE,
                 first.path,
+                f"workflow `{cycle[0]}` calls itself" if len(cycle) == 2 else
                 "workflows call each other in a cycle: " + " -> ".join(f"`{n}`" for n in cycle),
                 step=first.caller,
             )
