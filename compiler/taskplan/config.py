@@ -23,6 +23,8 @@ class Limits:
     """Most tasks (at every depth, `always` and group bodies included) in one plan."""
     max_value_depth: int = 64
     """Deepest nesting of TaskValues (TASK_VALUE_INVALID beyond it)."""
+    max_schema_depth: int = 64
+    """Deepest nesting of subschemas in one catalog JSON Schema (CATALOG_SCHEMA_INVALID beyond it)."""
     max_scalar_chars: int = 1 * MIB
     """Longest single string or key."""
     max_number_digits: int = 4000

@@ -26,6 +26,7 @@ FAMILY_ORDER = (
     "artifacts",
     "choices",
     "catalog",
+    "config",
     "workflow",
     "compiler",
 )
@@ -41,6 +42,7 @@ OWNERS = {
     "lower": "the lower pass",
     "validate": "the validate pass",
     "catalog": "the catalog loader",
+    "config": "the project configuration reader",
     "compiler": "the compiler itself",
 }
 

@@ -5,6 +5,7 @@ from taskplan.diagnostics.codes import (  # noqa: F401
     catalog,
     choices,
     compiler,
+    config,
     groups,
     identity,
     ports,

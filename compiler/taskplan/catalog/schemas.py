@@ -1,0 +1,225 @@
+"""Checking embedded JSON Schemas (catalog.md): each `input`/`output` must be valid
+JSON Schema of its declared draft (`$schema`: draft-07 and 2020-12 occur in the
+wild; 2019-09, draft-06 and draft-04 are accepted too; without `$schema`,
+2020-12), its `$ref`s local and resolvable, and an input an object schema.
+
+jsonschema is imported lazily (the CLI's import time stays low); meta-schema
+validators are built once per draft, and the verdict on a schema is cached by
+its canonical JSON text (real catalogs repeat the same small schemas).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from taskplan.source import pointer as jp
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaProblem:
+    """One reason a schema is invalid, at `pointer` relative to the schema."""
+
+    pointer: str
+    message: str
+    hint: str | None = None
+
+
+_DRAFTS: dict[str, Any] | None = None
+_META: dict[Any, Any] = {}
+_VERDICTS: dict[str, tuple[SchemaProblem, ...]] = {}
+_VERDICT_CACHE_LIMIT = 20_000
+_MAX_ERRORS = 100
+"""Meta-schema errors looked at per schema (a schema broken everywhere gets the first ones)."""
+
+
+def _normalise_uri(uri: str) -> str:
+    uri = uri.strip().lower()
+    for prefix in ("https://", "http://"):
+        if uri.startswith(prefix):
+            uri = uri[len(prefix):]
+    return uri.rstrip("#").rstrip("/")
+
+
+def _drafts() -> dict[str, Any]:
+    global _DRAFTS
+    if _DRAFTS is None:
+        import jsonschema
+
+        table: dict[str, Any] = {}
+        for cls in (
+            jsonschema.Draft4Validator,
+            jsonschema.Draft6Validator,
+            jsonschema.Draft7Validator,
+            jsonschema.Draft201909Validator,
+            jsonschema.Draft202012Validator,
+        ):
+            meta = cls.META_SCHEMA
+            uri = meta.get("$id") or meta.get("id")
+            table[_normalise_uri(uri)] = cls
+        _DRAFTS = table
+    return _DRAFTS
+
+
+def validator_class(schema: Any) -> Any | None:
+    """The jsonschema validator class for `schema`'s `$schema` (2020-12 when absent);
+    None when `$schema` names a dialect jsonschema does not know."""
+    drafts = _drafts()
+    uri = schema.get("$schema") if isinstance(schema, dict) else None
+    if uri is None or not isinstance(uri, str):
+        import jsonschema
+
+        return jsonschema.Draft202012Validator
+    return drafts.get(_normalise_uri(uri))
+
+
+def _meta_validator(cls: Any) -> Any:
+    validator = _META.get(cls)
+    if validator is None:
+        validator = cls(cls.META_SCHEMA)
+        _META[cls] = validator
+    return validator
+
+
+def schema_depth_problem(schema: Any, max_depth: int) -> SchemaProblem | None:
+    """A problem when subschemas nest deeper than `max_depth` (the validators recurse
+    per level; the limit keeps them far from Python's recursion limit)."""
+    from taskplan.catalog.jsonschema_types import iter_subschemas_depth
+
+    for _, pointer, depth in iter_subschemas_depth(schema):
+        if depth > max_depth:
+            return SchemaProblem(
+                pointer, f"the schema nests subschemas more than {max_depth} levels deep",
+                "flatten the schema, or use `$ref` to a definition in `$defs`",
+            )
+    return None
+
+
+def check_schema(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
+    """Every problem of `schema` as a JSON Schema resource: too deep, else meta-schema
+    errors (one per location), else unresolvable or non-local `$ref`s. Empty: valid."""
+    if not isinstance(schema, (dict, bool)):
+        return (SchemaProblem("", "a JSON Schema must be an object (or a boolean)"),)
+    deep = schema_depth_problem(schema, max_depth)
+    if deep is not None:
+        return (deep,)
+    try:
+        key = f"{max_depth}:" + json.dumps(schema, sort_keys=True, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):  # pragma: no cover - trees are plain JSON data
+        key = None
+    if key is not None:
+        cached = _VERDICTS.get(key)
+        if cached is not None:
+            return cached
+    try:
+        problems = _check(schema)
+    except RecursionError:  # pragma: no cover - the depth limit keeps validators far from it
+        problems = (SchemaProblem("", "the schema is too deeply nested to be checked"),)
+    if key is not None:
+        if len(_VERDICTS) >= _VERDICT_CACHE_LIMIT:
+            _VERDICTS.clear()
+        _VERDICTS[key] = problems
+    return problems
+
+
+def _check(schema: Any) -> tuple[SchemaProblem, ...]:
+    if isinstance(schema, bool):
+        return ()
+    cls = validator_class(schema)
+    if cls is None:
+        return (
+            SchemaProblem(
+                "/$schema",
+                f"unknown JSON Schema dialect {json.dumps(schema.get('$schema'))}",
+                "use https://json-schema.org/draft/2020-12/schema or http://json-schema.org/draft-07/schema#, "
+                "or leave `$schema` out (2020-12)",
+            ),
+        )
+    problems: list[SchemaProblem] = []
+    seen: set[str] = set()
+    errors = sorted(
+        _meta_validator(cls).iter_errors(schema),
+        key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]),
+    )
+    for error in errors[:_MAX_ERRORS]:
+        path = list(error.absolute_path)
+        pointer = jp.from_path(path)
+        # one problem per location, and none inside a location already reported
+        if any(pointer == s or pointer.startswith(s + "/") for s in seen):
+            continue
+        seen.add(pointer)
+        problems.append(SchemaProblem(pointer, _message(error, path)))
+    if problems:
+        problems.sort(key=lambda p: p.pointer)
+        return tuple(problems)
+    from taskplan.catalog.jsonschema_types import iter_subschemas, resolve_ref
+
+    for node, ptr in iter_subschemas(schema):
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if not ref.startswith("#"):
+                problems.append(
+                    SchemaProblem(
+                        jp.join(ptr, "$ref"),
+                        f"`$ref` {json.dumps(ref)} is not a local reference",
+                        "the compiler resolves only references inside the schema (`#/$defs/...`); "
+                        "copy the referenced schema into `$defs`",
+                    )
+                )
+            elif resolve_ref(schema, ref) is None:
+                problems.append(
+                    SchemaProblem(
+                        jp.join(ptr, "$ref"),
+                        f"`$ref` {json.dumps(ref)} does not resolve inside the schema",
+                        "a local reference is a JSON pointer into this schema, e.g. `#/$defs/name`",
+                    )
+                )
+    return tuple(problems)
+
+
+_TYPE_NAMES = "array, boolean, integer, null, number, object, string"
+
+
+def _message(error: Any, path: list[Any]) -> str:
+    keyword = str(path[-1]) if path else None
+    value = error.instance
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if keyword == "type" and error.validator in ("anyOf", "oneOf", "enum", "type"):
+        return f"`type` {shown} is not a JSON Schema type ({_TYPE_NAMES}, or a list of them)"
+    text = error.message
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        deepest = max(error.context, key=lambda c: len(c.absolute_path))
+        text = deepest.message
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"`{keyword}`: {text}" if keyword is not None else text
+
+
+def validate_instance(schema: Any, instance: Any, root: Any | None = None) -> list[tuple[str, str]]:
+    """Validate `instance` against `schema` (a schema resource): [(pointer in the
+    instance, message)], empty when it validates. `schema` must be valid."""
+    cls = validator_class(schema) if isinstance(schema, dict) else validator_class({})
+    if cls is None:
+        return []
+    out = []
+    try:
+        for error in cls(schema).iter_errors(instance):
+            out.append((jp.from_path(error.absolute_path), error.message))
+    except RecursionError:  # pragma: no cover - schemas are depth-limited
+        return [("", "the value is too deeply nested to be checked")]
+    out.sort()
+    return out
+
+
+def is_object_schema(schema: Any) -> bool:
+    """Whether an input schema is an object schema (`type: object`, possibly behind a
+    root `$ref`), which gives the operation its input ports."""
+    from taskplan.catalog.jsonschema_types import schema_type
+
+    t = schema_type(schema)
+    return t.kind == "object" and not t.nullable

@@ -1,0 +1,24 @@
+"""The config family: project configuration ([tool.taskplan] in pyproject.toml)."""
+
+from taskplan.diagnostics.registry import CodeInfo, register
+
+
+register(
+    CodeInfo(
+        code="CONFIG_INVALID",
+        family="config",
+        owner="config",
+        title="The project configuration is invalid",
+        explanation=(
+            "The `[tool.taskplan]` table of the nearest pyproject.toml that has one is wrong: the file is not valid TOML, a setting is unknown (the table is closed, so that a typo never silently drops a setting), a value has the wrong type, or a configured catalog path or pattern matches no file. Paths are relative to the pyproject.toml. The diagnostic points into pyproject.toml; command-line flags (`--catalog`) replace the configured catalogs but do not silence this error."
+        ),
+        wrong=(
+            "[tool.taskplan]\n"
+            "catalog = \"catalogs/github.catalog.yaml\"\n"
+        ),
+        right=(
+            "[tool.taskplan]\n"
+            "catalogs = [\"catalogs/github.catalog.yaml\"]\n"
+        ),
+    )
+)
