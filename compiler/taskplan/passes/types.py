@@ -1,0 +1,1000 @@
+"""The types pass: contracts from the catalog, port typing, values, predicates,
+conditions, defaults, choices and artifacts (taskplan.md: Operations, Values,
+Types, Groups, Choices; catalog.md).
+
+Input: the CheckedPlan (scopes resolved, dependencies ordered) and the Catalog
+(or None: no catalog given, so operation contracts are unknown and nothing is
+reported about them). Output: the TypedPlan.
+
+Order: each scope's tasks are typed in their topological order, so a producer
+is typed before any reader (captures make the compound task depend on the
+producer, so ancestors' values are typed before the child scope). Group bodies
+are typed once, on the first call that needs them. A read of something whose
+type is unknown (a declaration in error, a cycle) yields an unknown type (None)
+and nothing more is reported: one mistake, one diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from taskplan.diagnostics import Related, Reporter
+from taskplan.ir.checked import CheckedPlan, ChoiceNode, GroupNode, InputDecl, ScopeNode, ScopeRole, TaskNode
+from taskplan.ir.typed import TaskTypes, TypedPlan
+from taskplan.model import btype as bt
+from taskplan.model.btype import BType, Field, Mismatch, Slot
+from taskplan.model.plan import (
+    PREDICATES,
+    ArrayValue,
+    BooleanValue,
+    CallTask,
+    ChoiceValue,
+    ConditionalTask,
+    FieldValue,
+    ForeachTask,
+    IndexValue,
+    InputValue,
+    ItemValue,
+    JsonValue,
+    NullValue,
+    NumberValue,
+    ObjectValue,
+    OperationTask,
+    OutputValue,
+    ParallelTask,
+    PredicateValue,
+    PresentValue,
+    SequenceTask,
+    StringValue,
+    TaskInput,
+    TaskOutput,
+    TaskType,
+    TransformTask,
+    ValueTask,
+    is_broken,
+)
+
+if TYPE_CHECKING:
+    from taskplan.catalog.load import Catalog, Operation
+
+_LITERALS = (NullValue, StringValue, NumberValue, BooleanValue, ObjectValue, ArrayValue)
+
+
+def run(checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter) -> TypedPlan:
+    return _Typer(checked, catalog, reporter).run()
+
+
+def is_literal(value: Any) -> bool:
+    """A literal, recursively: null, string, number, boolean, and objects and arrays of literals."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v, _LITERALS):
+            return False
+        if isinstance(v, ObjectValue):
+            stack.extend(m.value for m in v.members if isinstance(m, TaskOutput))
+        elif isinstance(v, ArrayValue):
+            stack.extend(v.items)
+    return True
+
+
+class _Binding:
+    """An operation binding to an artifact-consuming port, checked once origins are known."""
+
+    __slots__ = ("task", "op", "port", "kind", "pointer", "value", "scope", "type")
+
+    def __init__(self, task, op, port, kind, pointer, value, scope, type_):
+        self.task, self.op, self.port, self.kind = task, op, port, kind
+        self.pointer, self.value, self.scope, self.type = pointer, value, scope, type_
+
+
+class _Typer:
+    def __init__(self, checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter):
+        self.cp = checked
+        self.catalog = catalog
+        self.rep = reporter
+        self.file = reporter.document.path
+        self.out = TypedPlan(checked, catalog)
+        self._type_cache: dict[int, BType | None] = {}
+        self._item_types: dict[TaskNode, BType | None] = {}
+        self._scopes_done: set[ScopeNode] = set()
+        self._groups_busy: set[GroupNode] = set()
+        # artifacts
+        self._consuming: list[_Binding] = []
+        self._missing_consumed: list[tuple[TaskNode, "Operation", Field, str]] = []
+        self._produced: set[str] = set()
+        self._any_producer = catalog is None
+        self._origin_memo: dict[Any, frozenset[str] | None] = {}
+
+    # ================================================================== driver
+
+    def run(self) -> TypedPlan:
+        cp = self.cp
+        for decl in cp.inputs:
+            self._declare_input(decl)
+        for g in cp.groups:
+            for decl in g.inputs:
+                self._declare_input(decl)
+        for c in cp.choices:
+            self._choice(c)
+        self._collect_producers()
+        self._scope(cp.root)
+        for g in cp.groups:
+            self._group(g)
+        self._check_artifacts()
+        return self.out
+
+    # ============================================================ declarations
+
+    def task_type(self, t: Any, pointer: str) -> BType | None:
+        """The BType of a TaskType model written at `pointer` (None: malformed, already reported)."""
+        key = id(t)
+        if key in self._type_cache:
+            return self._type_cache[key]
+        result = bt.from_task_type(t, self.file, pointer) if isinstance(t, TaskType) else None
+        self._type_cache[key] = result
+        return result
+
+    def _declare_input(self, decl: InputDecl) -> None:
+        model = decl.model
+        if not isinstance(model, TaskInput):
+            self.out.inputs[decl] = None
+            return
+        t = self.task_type(model.type, f"{decl.pointer}/type")
+        self.out.inputs[decl] = t
+        self._type_defaults(model.type, f"{decl.pointer}/type", t)
+        if model.default is not None:
+            self._default(model.default, f"{decl.pointer}/default", t, decl.name)
+
+    def _type_defaults(self, model: Any, pointer: str, t: BType | None) -> None:
+        """Defaults of object-type fields must be literals that fit the field."""
+        if not isinstance(model, TaskType) or t is None:
+            return
+        stack: list[tuple[TaskType, str, BType]] = [(model, pointer, t)]
+        while stack:
+            m, ptr, ty = stack.pop()
+            if m.items is not None and ty.items is not None:
+                stack.append((m.items, f"{ptr}/items", ty.items))
+            for j, f in enumerate(m.fields):
+                if not isinstance(f, TaskInput):
+                    continue
+                field_t = ty.get_field(f.name)
+                if field_t is None:
+                    continue
+                stack.append((f.type, f"{ptr}/fields/{j}/type", field_t.type))
+                if f.default is not None:
+                    self._default(f.default, f"{ptr}/fields/{j}/default", field_t.type, f.name)
+
+    def _default(self, value: Any, pointer: str, t: BType | None, name: str) -> None:
+        vt = self.value(value, pointer, None)
+        if is_broken(value):
+            return
+        if not is_literal(value):
+            self.rep.report(
+                "TASK_DEFAULT_INVALID",
+                pointer,
+                f"the default of `{name}` must be a literal",
+                subject={"input": name},
+                hint="write a literal (null, string, number, boolean, or an object or array of literals)",
+            )
+            return
+        if t is None or vt is None:
+            return
+        mismatch = bt.fits(vt, t)
+        if mismatch is not None:
+            self.rep.report(
+                "TASK_DEFAULT_INVALID",
+                self._mismatch_pointer(value, pointer, mismatch),
+                f"the default of `{name}` does not fit its type: {mismatch.explain()}",
+                subject={"input": name},
+                hint=f"write a default of type {bt.describe(t)}",
+                related=self._slot_related(mismatch.required_slot, "the type is declared here"),
+            )
+
+    def _choice(self, c: ChoiceNode) -> None:
+        m = c.model
+        declared = self.task_type(getattr(m, "type", None), f"{c.pointer}/type")
+        alt_types: list[BType] = []
+        fitting = True
+        for i, alt in enumerate(getattr(m, "alternatives", None) or []):
+            value = getattr(alt, "value", None)
+            if value is None:
+                fitting = False
+                continue
+            ptr = f"{c.pointer}/alternatives/{i}/value"
+            vt = self.value(value, ptr, None)
+            if vt is None or declared is None:
+                fitting = False
+                continue
+            mismatch = bt.fits(vt, declared)
+            if mismatch is not None:
+                fitting = False
+                self.rep.report(
+                    "CHOICE_INVALID",
+                    self._mismatch_pointer(value, ptr, mismatch),
+                    f"alternative `{getattr(alt, 'id', i)}` of choice `{c.id}` does not fit the choice's type: "
+                    f"{mismatch.explain()}",
+                    subject={"choice": c.id},
+                    hint=f"give a literal of type {bt.describe(declared)}",
+                    related=[self.rep.related(f"{c.pointer}/type", "the choice's type is declared here")],
+                )
+            else:
+                alt_types.append(vt)
+        # `check` checks the plan with every alternative: a read has their joined type.
+        joined = bt.join_all(alt_types) if fitting and alt_types else None
+        self.out.choices[c] = joined if joined is not None else declared
+
+    # ================================================================= scopes
+
+    def _scope(self, scope: ScopeNode) -> dict[str, BType | None]:
+        if scope in self._scopes_done:
+            return self.out.scope_outputs.get(scope, {})
+        self._scopes_done.add(scope)
+        for t in scope.order:
+            self._task(t)
+        for t in scope.always_order:
+            self._task(t)
+        outputs: dict[str, BType | None] = {}
+        for o in scope.outputs:
+            if not isinstance(o.model, TaskOutput):
+                continue
+            t = self.value(o.model.value, f"{o.pointer}/value", scope)
+            if o.usable and o.name not in outputs:
+                outputs[o.name] = t
+        self.out.scope_outputs[scope] = outputs
+        return outputs
+
+    def _group(self, g: GroupNode) -> dict[str, BType | None] | None:
+        """The types of a group's outputs (typing its body the first time)."""
+        if g.body is None or g in self._groups_busy or g.cyclic:
+            return None
+        if g.body in self._scopes_done:
+            return self.out.scope_outputs.get(g.body)
+        self._groups_busy.add(g)
+        try:
+            return self._scope(g.body)
+        finally:
+            self._groups_busy.discard(g)
+
+    # ================================================================== tasks
+
+    def _task(self, t: TaskNode) -> None:
+        if t in self.out.tasks:
+            return
+        m = t.model
+        if t.broken:
+            # In error: unknown ports, not checked further; its nested tasks still are.
+            self.out.tasks[t] = TaskTypes(None, None)
+            for child in t.children:
+                self._scope(child)
+            return
+        if isinstance(m, OperationTask):
+            self.out.tasks[t] = self._operation(t, m)
+        elif isinstance(m, TransformTask):
+            for i, b in enumerate(m.inputs):
+                if isinstance(b, TaskOutput):
+                    self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)
+            result = self.task_type(m.resultType, f"{t.pointer}/resultType")
+            if result is None or result.kind != "object":
+                self.out.tasks[t] = TaskTypes(None, None)
+            else:
+                self.out.tasks[t] = TaskTypes({f.name: f.type for f in result.fields}, result)
+        elif isinstance(m, ValueTask):
+            ports: dict[str, BType | None] = {}
+            for i, o in enumerate(m.outputs):
+                if isinstance(o, TaskOutput):
+                    vt = self.value(o.value, f"{t.pointer}/outputs/{i}/value", t.scope)
+                    ports.setdefault(o.name, vt)
+            self.out.tasks[t] = TaskTypes(ports, _object(ports))
+        elif isinstance(m, CallTask):
+            self.out.tasks[t] = self._call(t, m)
+        elif isinstance(m, SequenceTask):
+            body = t.child(ScopeRole.BODY)
+            ports = self._scope(body) if body is not None else {}
+            self.out.tasks[t] = TaskTypes(ports, _object(ports))
+        elif isinstance(m, ConditionalTask):
+            self.out.tasks[t] = self._conditional(t, m)
+        elif isinstance(m, ParallelTask):
+            ports = {}
+            for branch in t.children:
+                for name, ty in self._scope(branch).items():
+                    ports.setdefault(name, ty)
+            self.out.tasks[t] = TaskTypes(ports, _object(ports))
+        elif isinstance(m, ForeachTask):
+            self.out.tasks[t] = self._foreach(t, m)
+        else:
+            self.out.tasks[t] = TaskTypes(None, None)
+
+    def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
+        bindings: list[tuple[int, TaskOutput, BType | None]] = []
+        for i, b in enumerate(m.inputs):
+            if isinstance(b, TaskOutput):
+                bindings.append((i, b, self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)))
+        if self.catalog is None:
+            return TaskTypes(None, None)
+        res = self.catalog.resolve(m.operation)
+        if not res.ok:
+            if res.code is not None:
+                self.rep.report(
+                    res.code,
+                    f"{t.pointer}/operation",
+                    f"task `{t.id}`: {res.message()}",
+                    subject={"task": t.id or ""},
+                    hint=res.hint(),
+                )
+            return TaskTypes(None, None)
+        op = res.operation
+        assert op is not None
+        bound: set[str] = set()
+        for i, b, vt in bindings:
+            name_ptr = f"{t.pointer}/inputs/{i}/name"
+            if not self.cp.identity.name_ok(name_ptr) or b.name in bound:
+                continue  # already reported (invalid or duplicated name)
+            bound.add(b.name)
+            port = op.input_port(b.name)
+            if port is None:
+                self._unknown_input(t, op, name_ptr, b.name)
+                continue
+            if op.is_fixed(b.name):
+                self.rep.report(
+                    "TASK_INPUT_CATALOG_OWNED",
+                    name_ptr,
+                    f"task `{t.id}` binds `{b.name}`, which the catalog fixes for `{op.ref}`",
+                    subject={"task": t.id or "", "port": b.name},
+                    hint=f"remove this binding: the compiler injects `{b.name}` from the catalog",
+                    related=self._slot_related(op.slot(f"/fixed/{_escape(b.name)}"), "the catalog fixes it here"),
+                )
+                continue
+            value_ptr = f"{t.pointer}/inputs/{i}/value"
+            kind = op.consumes.get(b.name)
+            if kind is not None:
+                self._consuming.append(_Binding(t, op, port, kind, value_ptr, b.value, t.scope, vt))
+                continue
+            self._check_port(t, op, port, b.value, value_ptr, vt)
+        for port in op.required_ports:
+            if port.name in bound:
+                continue
+            kind = op.consumes.get(port.name)
+            if kind is not None:
+                self._missing_consumed.append((t, op, port, kind))
+                continue
+            self._missing_input(t, op, port)
+        out_t = op.output_type
+        if out_t is None:
+            return TaskTypes({}, bt.ANY, op)
+        ports = {f.name: f.type for f in out_t.fields}
+        optional = frozenset(f.name for f in out_t.fields if not f.required)
+        return TaskTypes(ports, out_t, op, optional)
+
+    def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> None:
+        known = [f.name for f in op.bindable_ports]
+        close = _closest(name, known)
+        if close:
+            hint = f"did you mean `{close}`?"
+        elif known:
+            hint = f"`{op.ref}` takes: " + ", ".join(f"`{k}`" for k in known)
+        else:
+            hint = f"`{op.ref}` takes no inputs the plan may bind"
+        self.rep.report(
+            "TASK_INPUT_UNKNOWN",
+            name_ptr,
+            f"operation `{op.ref}` has no input `{name}`",
+            subject={"task": t.id or "", "port": name},
+            hint=hint,
+            related=self._slot_related(op.slot("/input"), "the operation's inputs are declared here"),
+        )
+
+    def _missing_input(self, t: TaskNode, op: "Operation", port: Field) -> None:
+        self.rep.report(
+            "TASK_INPUT_REQUIRED",
+            f"{t.pointer}/inputs",
+            f"task `{t.id}` leaves the required input `{port.name}` of `{op.ref}` unbound",
+            subject={"task": t.id or "", "port": port.name},
+            hint=f"bind it: `{{name: {port.name}, value: ...}}` with a value of type {bt.describe(port.type)}",
+            related=self._slot_related(port.slot, "the port is declared here"),
+        )
+
+    def _check_port(
+        self, t: TaskNode, op: "Operation", port: Field, value: Any, pointer: str, vt: BType | None
+    ) -> None:
+        if vt is None:
+            return
+        mismatch = bt.fits(vt, port.type)
+        if mismatch is None:
+            return
+        related = self._slot_related(port.slot, "the port is declared here")
+        related += self._producer_related(mismatch)
+        self.rep.report(
+            "TASK_INPUT_TYPE",
+            self._mismatch_pointer(value, pointer, mismatch),
+            f"input `{port.name}` of task `{t.id}` {_expects(mismatch)}",
+            subject={"task": t.id or "", "port": port.name},
+            hint=_type_hint(mismatch),
+            related=related,
+        )
+
+    def _call(self, t: TaskNode, m: CallTask) -> TaskTypes:
+        group = t.group
+        values: list[tuple[int, TaskOutput, BType | None]] = []
+        for i, b in enumerate(m.inputs):
+            if isinstance(b, TaskOutput):
+                values.append((i, b, self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)))
+        if group is None:
+            return TaskTypes(None, None)
+        seen: set[str] = set()
+        for i, b, vt in values:
+            if not self.cp.identity.name_ok(f"{t.pointer}/inputs/{i}/name") or b.name in seen:
+                continue
+            seen.add(b.name)
+            decl = group.input_by_name.get(b.name)
+            if decl is None or not decl.usable or vt is None:
+                continue  # unknown group inputs are the scope pass's TASK_GROUP_INPUTS
+            required = self.out.inputs.get(decl)
+            if required is None:
+                continue
+            mismatch = bt.fits(vt, required)
+            if mismatch is not None:
+                ptr = f"{t.pointer}/inputs/{i}/value"
+                self.rep.report(
+                    "TASK_GROUP_INPUT_TYPE",
+                    self._mismatch_pointer(b.value, ptr, mismatch),
+                    f"input `{b.name}` of group `{group.id}` (called by `{t.id}`) {_expects(mismatch)}",
+                    subject={"task": t.id or "", "group": group.id, "input": b.name},
+                    hint=_type_hint(mismatch),
+                    related=[self.rep.related(decl.pointer, f"`{b.name}` is declared here")]
+                    + self._producer_related(mismatch),
+                )
+        ports = self._group(group)
+        if ports is None:
+            return TaskTypes(None, None)
+        return TaskTypes(dict(ports), _object(ports))
+
+    def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
+        ct = self.value(m.condition, f"{t.pointer}/condition", t.scope)
+        if ct is not None and (ct.kind != "boolean" or ct.nullable):
+            why = "it may be null" if ct.kind == "boolean" else f"got {bt.describe(ct)}"
+            self.rep.report(
+                "TASK_CONDITION_TYPE",
+                f"{t.pointer}/condition",
+                f"the condition of `{t.id}` must be a boolean: {why}",
+                subject={"task": t.id or ""},
+                hint="compare it with a predicate (e.g. `{kind: predicate, predicate: equal, items: [...]}`)"
+                " or test `{kind: present, source: ...}`",
+            )
+        body = t.child(ScopeRole.BODY)
+        other = t.child(ScopeRole.OTHERWISE)
+        then_ports = self._scope(body) if body is not None else {}
+        other_ports = self._scope(other) if other is not None else {}
+        ports: dict[str, BType | None] = {}
+        other_decls = {o.name: o for o in (other.outputs if other is not None else [])}
+        for name, a in then_ports.items():
+            b = other_ports.get(name)
+            if name not in other_ports:
+                continue  # a name on one side only: the structure pass's TASK_BRANCH_OUTPUTS
+            if a is None or b is None:
+                ports[name] = None
+                continue
+            joined = bt.join(a, b)
+            if joined is None:
+                decl = other_decls[name]
+                self.rep.report(
+                    "TASK_BRANCH_OUTPUTS",
+                    f"{decl.pointer}/value",
+                    f"output `{name}` of `{t.id}` is {bt.describe(a)} in `body` but {bt.describe(b)} in `otherwise`",
+                    subject={"task": t.id or "", "port": name},
+                    hint="make both sides produce the same kind of value",
+                    related=[
+                        self.rep.related(
+                            f"{_output_pointer(body, name)}/value", "the `body` side declares it here"
+                        )
+                    ],
+                )
+            ports[name] = joined
+        return TaskTypes(ports, _object(ports))
+
+    def _foreach(self, t: TaskNode, m: ForeachTask) -> TaskTypes:
+        items_ptr = f"{t.pointer}/items"
+        it = self.value(m.items, items_ptr, t.scope)
+        element: BType | None = None
+        if it is not None:
+            if it.kind != "array" or it.nullable:
+                why = "it may be null" if it.kind == "array" else f"got {bt.describe(it)}"
+                hint = (
+                    "the value is opaque: add a transform whose resultType declares the array"
+                    if it.kind == "any"
+                    else "iterate over an array value"
+                )
+                self.rep.report(
+                    "TASK_ITEMS_INVALID",
+                    items_ptr,
+                    f"foreach `{t.id}` must iterate over an array: {why}",
+                    subject={"task": t.id or ""},
+                    hint=hint,
+                )
+            else:
+                element = it.items or bt.ANY
+        self._item_types[t] = element
+        body = t.child(ScopeRole.FOREACH_BODY)
+        outs = self._scope(body) if body is not None else {}
+        ports = {name: (bt.array_of(ty) if ty is not None else None) for name, ty in outs.items()}
+        return TaskTypes(ports, _object(ports))
+
+    # ================================================================= values
+
+    def value(self, v: Any, pointer: str, scope: ScopeNode | None) -> BType | None:
+        """The type of value `v` at `pointer` (recorded in the TypedPlan); None: unknown."""
+        t = self._value(v, pointer, scope)
+        self.out.values[pointer] = t
+        return t
+
+    def _value(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType | None:
+        if is_broken(v):
+            return None
+        slot = Slot(self.file, ptr)
+        if isinstance(v, StringValue):
+            return bt.make("string", const=v.text, origin=slot, enum_slot=slot)
+        if isinstance(v, NumberValue):
+            n = v.number
+            integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
+            return bt.make("integer" if integral else "number", origin=slot)
+        if isinstance(v, BooleanValue):
+            return bt.make("boolean", origin=slot)
+        if isinstance(v, NullValue):
+            return bt.make("null", origin=slot)
+        if isinstance(v, ObjectValue):
+            fields: list[Field] = []
+            known = True
+            names: set[str] = set()
+            for i, member in enumerate(v.members):
+                if not isinstance(member, TaskOutput):
+                    known = False
+                    continue
+                mptr = f"{ptr}/members/{i}"
+                mt = self.value(member.value, f"{mptr}/value", scope)
+                if mt is None:
+                    known = False
+                elif member.name not in names:
+                    names.add(member.name)
+                    fields.append(Field(member.name, mt, True, Slot(self.file, mptr)))
+            return bt.object_of(fields, closed=True, origin=slot) if known else None
+        if isinstance(v, ArrayValue):
+            types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+            if any(t is None for t in types):
+                return None
+            joined = bt.join_all(types) if types else None
+            return bt.array_of(joined, origin=slot)  # empty or mixed: array of any
+        if isinstance(v, (OutputValue, InputValue, ChoiceValue, ItemValue)):
+            return self._reference(v, ptr)
+        if isinstance(v, IndexValue):
+            return bt.make("integer", origin=slot)
+        if isinstance(v, PresentValue):
+            return bt.make("boolean", origin=slot)
+        if isinstance(v, FieldValue):
+            return self._field(v, ptr, scope)
+        if isinstance(v, JsonValue):
+            for i, item in enumerate(v.items):
+                self.value(item, f"{ptr}/items/{i}", scope)
+            return bt.make("string", origin=slot)
+        if isinstance(v, PredicateValue):
+            self._predicate(v, ptr, scope)
+            return bt.make("boolean", origin=slot)
+        return None
+
+    def _reference(self, v: Any, ptr: str) -> BType | None:
+        r = self.cp.resolutions.get(ptr)
+        if r is None or not r.ok or r.target is None:
+            return None
+        target = r.target
+        if isinstance(v, InputValue):
+            return self.out.inputs.get(target)
+        if isinstance(v, ChoiceValue):
+            return self.out.choices.get(target)
+        if isinstance(v, ItemValue):
+            return self._item_types.get(target)
+        # an output read
+        tt = self.out.tasks.get(target)
+        if tt is None or tt.ports is None:
+            return None  # in error, or on a cycle: already reported
+        if v.port is None:
+            return tt.whole
+        if v.port in tt.ports:
+            return tt.ports[v.port]
+        self._unknown_output(target, tt, v.port, ptr)
+        return None
+
+    def _unknown_output(self, target: TaskNode, tt: TaskTypes, port: str, ptr: str) -> None:
+        op = tt.operation
+        if op is not None and op.opaque:
+            message = f"`{target.id}` has an opaque result (`{op.ref}` declares no output schema): it has no port `{port}`"
+            hint = "read the whole result with `port: null`, or add a transform that extracts a typed value"
+            related = self._slot_related(op.slot(), "the operation is declared here")
+        else:
+            names = list(tt.ports)
+            close = _closest(port, names)
+            message = f"task `{target.id}` has no port `{port}`"
+            if close:
+                hint = f"did you mean `{close}`?"
+            elif names:
+                hint = f"`{target.id}` has: " + ", ".join(f"`{n}`" for n in names)
+            else:
+                hint = f"`{target.id}` has no ports: declare the value in its outputs"
+            related = [self.rep.related(target.pointer, f"`{target.id}` is declared here")]
+        self.rep.report(
+            "TASK_OUTPUT_UNKNOWN",
+            f"{ptr}/port",
+            message,
+            subject={"task": target.id or "", "port": port},
+            hint=hint,
+            related=related,
+        )
+
+    def _field(self, v: FieldValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        inner_types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+        if len(v.items) != 1:
+            return None  # TASK_VALUE_INVALID (the structure pass)
+        inner = inner_types[0]
+        if inner is None:
+            return None
+        if inner.kind != "object":
+            opaque = inner.kind == "any"
+            self.rep.report(
+                "TASK_FIELD_TYPE",
+                f"{ptr}/items/0",
+                f"cannot select field `{v.port}`: the value is "
+                + ("opaque (its fields are not declared)" if opaque else bt.describe(inner)),
+                hint=(
+                    "add a transform whose resultType declares the field, and select from its result"
+                    if opaque
+                    else "select fields from an object value only"
+                ),
+                related=self._slot_related(inner.origin, "the value's type comes from here"),
+            )
+            return None
+        f = inner.get_field(v.port)
+        if f is None:
+            names = [x.name for x in inner.fields]
+            close = _closest(v.port, names)
+            self.rep.report(
+                "TASK_FIELD_UNKNOWN",
+                f"{ptr}/port",
+                f"the object has no field `{v.port}`",
+                hint=f"did you mean `{close}`?"
+                if close
+                else ("its fields: " + ", ".join(f"`{n}`" for n in names) if names else "it declares no fields"),
+                related=self._slot_related(inner.origin, "the object's type is declared here"),
+            )
+            return None
+        result = f.type
+        if inner.nullable:
+            result = result.with_nullable(True, inner.null_slot)
+        return result
+
+    def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> None:
+        types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+        arity = PREDICATES.get(v.predicate)
+        if arity is None or arity != len(v.items):
+            return  # TASK_PREDICATE_INVALID (the structure pass)
+        name = v.predicate
+        if name in ("not", "and", "or"):
+            for i, t in enumerate(types):
+                if t is not None and (t.kind != "boolean" or t.nullable):
+                    why = "it may be null" if t.kind == "boolean" else f"got {bt.describe(t)}"
+                    self._predicate_error(ptr, i, f"`{name}` needs booleans: {why}", t)
+            return
+        a, b = types
+        if a is None or b is None:
+            return
+        if name in ("less", "less_equal", "greater", "greater_equal"):
+            for i, t in enumerate((a, b)):
+                if t.nullable:
+                    self._predicate_error(ptr, i, f"`{name}` cannot order a value that may be null", t)
+                    return
+            numeric = {"integer", "number"}
+            if (a.kind in numeric and b.kind in numeric) or (a.kind == b.kind == "string"):
+                return
+            bad = 0 if a.kind not in numeric | {"string"} else 1
+            self._predicate_error(
+                ptr, bad, f"`{name}` orders two numbers or two strings, got {bt.describe(a)} and {bt.describe(b)}",
+                (a, b)[bad],
+            )
+            return
+        # equal / not_equal
+        if a.kind == "any" or b.kind == "any":
+            return
+        if a.kind == "null" or b.kind == "null":
+            other, i = (b, 1) if a.kind == "null" else (a, 0)
+            if other.kind != "null" and not other.nullable:
+                self._predicate_error(ptr, i, f"`{name}` compares with null a value that is never null", other)
+            return
+        ka = "number" if a.kind == "integer" else a.kind
+        kb = "number" if b.kind == "integer" else b.kind
+        if ka != kb:
+            self._predicate_error(
+                ptr, 1, f"`{name}` compares {bt.describe(a)} with {bt.describe(b)}: they are never equal", b
+            )
+            return
+        va, vb = a.values(), b.values()
+        if va is not None and vb is not None and not set(va) & set(vb):
+            i = 1 if b.const is not None else 0
+            lit, other = (vb, a) if i == 1 else (va, b)
+            self._predicate_error(
+                ptr,
+                i,
+                f"`{name}` compares {bt.describe(a)} with {bt.describe(b)}: they are never equal",
+                (a, b)[i],
+                hint=f"use one of: {', '.join(other.values() or ())}",
+            )
+
+    def _predicate_error(self, ptr: str, i: int, message: str, t: BType, hint: str | None = None) -> None:
+        self.rep.report(
+            "TASK_PREDICATE_TYPE",
+            f"{ptr}/items/{i}",
+            message,
+            hint=hint or "change the operand, or compare with a different predicate",
+            related=self._slot_related(t.origin, "its type comes from here"),
+        )
+
+    # ============================================================== artifacts
+
+    def _collect_producers(self) -> None:
+        """The artifact kinds some task of the plan produces. A task whose contract is
+        unknown may produce any kind: an unknown contract proves no absence."""
+        if self.catalog is None:
+            return
+        for node in self.cp.tasks:
+            m = node.model
+            if isinstance(m, OperationTask) and not node.broken:
+                res = self.catalog.resolve(m.operation)
+                if res.ok and res.operation is not None:
+                    self._produced.update(res.operation.produces.values())
+                else:
+                    self._any_producer = True
+            elif node.is_placeholder:
+                self._any_producer = True
+
+    def _produced_somewhere(self, kind: str) -> bool:
+        return self._any_producer or kind in self._produced
+
+    def _check_artifacts(self) -> None:
+        for t, op, port, kind in self._missing_consumed:
+            if self._produced_somewhere(kind):
+                self._missing_input(t, op, port)
+            else:
+                self._prerequisite_missing(t, op, port.name, kind, f"{t.pointer}/inputs")
+        for b in self._consuming:
+            if not self._produced_somewhere(b.kind):
+                self._prerequisite_missing(b.task, b.op, b.port.name, b.kind, b.pointer)
+                continue
+            origin = self._origin(b.value, b.pointer)
+            if origin is not None and b.kind not in origin:
+                self.rep.report(
+                    "TASK_ARTIFACT_BINDING",
+                    b.pointer,
+                    f"input `{b.port.name}` of task `{b.task.id}` needs a `{b.kind}` artifact, "
+                    "and this value does not come from a task that produces one",
+                    subject={"task": b.task.id or "", "port": b.port.name},
+                    hint=f"bind the output of the task that produced the `{b.kind}` "
+                    "(directly, or through exports, captures and group inputs); an equal string is not enough",
+                    related=self._slot_related(
+                        b.op.slot(f"/artifacts"), f"`{b.op.ref}` consumes `{b.kind}` here"
+                    ),
+                )
+                continue
+            self._check_port(b.task, b.op, b.port, b.value, b.pointer, b.type)
+
+    def _prerequisite_missing(self, t: TaskNode, op: "Operation", port: str, kind: str, pointer: str) -> None:
+        self.rep.report(
+            "TASK_ARTIFACT_PREREQUISITE_MISSING",
+            pointer,
+            f"input `{port}` of task `{t.id}` needs a `{kind}` artifact, and no task of the plan produces one",
+            subject={"task": t.id or "", "port": port},
+            hint=f"add a task calling an operation that produces `{kind}` "
+            f"(`taskplan catalog search {kind}`), then bind its output here",
+            related=self._slot_related(op.slot("/artifacts"), f"`{op.ref}` consumes `{kind}` here"),
+        )
+
+    def _origin(self, v: Any, ptr: str) -> frozenset[str] | None:
+        """The artifact kinds value `v` carries (None: unknown, so nothing is reported)."""
+        if is_broken(v):
+            return None
+        if isinstance(v, OutputValue):
+            r = self.cp.resolutions.get(ptr)
+            if r is None or not r.ok or not isinstance(r.target, TaskNode):
+                return None
+            return self._port_origin(r.target, v.port)
+        if isinstance(v, InputValue):
+            r = self.cp.resolutions.get(ptr)
+            if r is None or not r.ok or not isinstance(r.target, InputDecl):
+                return None
+            return self._input_origin(r.target)
+        if isinstance(v, FieldValue):
+            if len(v.items) != 1:
+                return None
+            return self._origin(v.items[0], f"{ptr}/items/0")
+        if isinstance(v, ItemValue):
+            r = self.cp.resolutions.get(ptr)
+            if r is None or not r.ok or not isinstance(r.target, TaskNode):
+                return None
+            m = r.target.model
+            return self._origin(m.items, f"{r.target.pointer}/items") if isinstance(m, ForeachTask) else None
+        return frozenset()  # literals, new objects/arrays/JSON text, choices, present, predicates
+
+    def _memo(self, key: Any, compute) -> frozenset[str] | None:
+        if key in self._origin_memo:
+            return self._origin_memo[key]
+        self._origin_memo[key] = None  # a cycle reads as unknown
+        result = compute()
+        self._origin_memo[key] = result
+        return result
+
+    def _port_origin(self, task: TaskNode, port: str | None) -> frozenset[str] | None:
+        return self._memo(("port", task, port), lambda: self._compute_port_origin(task, port))
+
+    def _compute_port_origin(self, task: TaskNode, port: str | None) -> frozenset[str] | None:
+        m = task.model
+        tt = self.out.tasks.get(task)
+        if task.broken or tt is None or tt.ports is None:
+            return None
+        if port is None:
+            return frozenset()
+        if isinstance(m, OperationTask):
+            kind = tt.operation.produces.get(port) if tt.operation is not None else None
+            return frozenset((kind,)) if kind else frozenset()
+        if isinstance(m, TransformTask):
+            return frozenset()
+        if isinstance(m, ValueTask):
+            for i, o in enumerate(m.outputs):
+                if isinstance(o, TaskOutput) and o.name == port:
+                    return self._origin(o.value, f"{task.pointer}/outputs/{i}/value")
+            return None
+        if isinstance(m, (SequenceTask, ForeachTask)):
+            return self._scope_origin(task.children[0] if task.children else None, port)
+        if isinstance(m, CallTask):
+            return self._scope_origin(task.group.body if task.group is not None else None, port)
+        if isinstance(m, ConditionalTask):
+            sides = [self._scope_origin(s, port) for s in task.children]
+            if any(s is None for s in sides):
+                return None
+            if len(sides) < 2:
+                return frozenset()
+            return sides[0] & sides[1]  # both sides must carry the kind
+        if isinstance(m, ParallelTask):
+            for branch in task.children:
+                if any(o.name == port for o in branch.outputs):
+                    return self._scope_origin(branch, port)
+        return None
+
+    def _scope_origin(self, scope: ScopeNode | None, name: str) -> frozenset[str] | None:
+        if scope is None:
+            return None
+        for o in scope.outputs:
+            if o.name == name and isinstance(o.model, TaskOutput):
+                return self._origin(o.model.value, f"{o.pointer}/value")
+        return None
+
+    def _input_origin(self, decl: InputDecl) -> frozenset[str] | None:
+        if decl.group is None:
+            return frozenset()  # a workflow input is not produced by any task
+        return self._memo(("input", decl), lambda: self._compute_input_origin(decl))
+
+    def _compute_input_origin(self, decl: InputDecl) -> frozenset[str] | None:
+        group = decl.group
+        assert group is not None
+        result: frozenset[str] | None = None
+        for call in group.calls:
+            m = call.model
+            if not isinstance(m, CallTask):
+                continue
+            origin: frozenset[str] | None = frozenset()
+            for i, b in enumerate(m.inputs):
+                if isinstance(b, TaskOutput) and b.name == decl.name:
+                    origin = self._origin(b.value, f"{call.pointer}/inputs/{i}/value")
+                    break
+            if origin is None:
+                return None
+            result = origin if result is None else result & origin  # every call must carry it
+        return result
+
+    # ================================================================ helpers
+
+    def _slot_related(self, slot: Slot | None, message: str) -> list[Related]:
+        if slot is None:
+            return []
+        if slot.file == self.file:
+            return [self.rep.related(slot.pointer, message)]
+        if self.catalog is not None:
+            related = self.catalog.related(slot, message)
+            if related is not None:
+                return [related]
+        return []
+
+    def _producer_related(self, mismatch: Mismatch) -> list[Related]:
+        """The exact producer slot that causes an enum or nullability mismatch."""
+        if mismatch.reason == "enum":
+            return self._slot_related(mismatch.produced_slot, "the produced values are declared here")
+        if mismatch.reason in ("nullable", "null"):
+            return self._slot_related(mismatch.produced_slot, "this makes the value nullable")
+        return []
+
+    def _mismatch_pointer(self, value: Any, pointer: str, mismatch: Mismatch) -> str:
+        """Point inside an object or array literal at the member that does not fit."""
+        for part in mismatch.path:
+            if isinstance(value, ObjectValue):
+                for i, member in enumerate(value.members):
+                    if isinstance(member, TaskOutput) and member.name == part:
+                        value, pointer = member.value, f"{pointer}/members/{i}/value"
+                        break
+                else:
+                    return pointer
+            else:
+                return pointer
+        return pointer
+
+
+# ===================================================================== helpers
+
+
+def _object(ports: dict[str, BType | None]) -> BType | None:
+    """The whole result of a task whose ports are `ports` (None when one is unknown)."""
+    if any(t is None for t in ports.values()):
+        return None
+    return bt.object_of([Field(name, t) for name, t in ports.items()], closed=True)  # type: ignore[arg-type]
+
+
+def _expects(m: Mismatch) -> str:
+    where = f" (at `{m.where}`)" if m.path else ""
+    required, produced = bt.describe(m.required), bt.describe(m.produced)
+    if m.reason == "opaque":
+        return f"expects {required}, got an opaque value{where}"
+    if m.reason == "null":
+        return f"expects {required}, got null{where}"
+    if m.reason == "nullable":
+        return f"expects {required}, got {produced}, which may be null{where}"
+    if m.reason == "enum":
+        if m.values:
+            listed = ", ".join(f"`{v}`" for v in m.values)
+            return f"expects {required}, got {produced}{where}: {listed} not allowed"
+        return f"expects {required}, got {produced}{where}: any string may come"
+    if m.reason == "missing_field":
+        return f"expects {required}, got {produced}{where}: field `{m.field}` is missing"
+    if m.reason == "optional_field":
+        return f"expects {required}, got {produced}{where}: field `{m.field}` may be absent"
+    if m.reason == "extra_field":
+        return f"expects {required}, got {produced}{where}: field `{m.field}` is not allowed"
+    return f"expects {required}, got {produced}{where}"
+
+
+def _type_hint(m: Mismatch) -> str:
+    required = bt.describe(m.required)
+    if m.reason == "opaque":
+        return "the producer's result is opaque: add a transform whose resultType declares the value you need"
+    if m.reason in ("null", "nullable"):
+        return "bind a value that is never null (declare the producer's field non-nullable, or branch on it first)"
+    if m.reason == "enum":
+        allowed = m.required.values() or ()
+        return "bind one of: " + ", ".join(f"`{v}`" for v in allowed) + (
+            " (declare the producer's values with a matching `enum`, or use a transform that decides)"
+        )
+    if m.reason in ("missing_field", "optional_field", "extra_field"):
+        return f"bind an object of type {required}"
+    return f"bind a value of type {required}, or add a transform that converts it"
+
+
+def _closest(name: str, known: Iterable[str]) -> str | None:
+    import difflib
+
+    matches = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _output_pointer(scope: ScopeNode | None, name: str) -> str:
+    if scope is not None:
+        for o in scope.outputs:
+            if o.name == name:
+                return o.pointer
+    return scope.pointer if scope is not None else ""
