@@ -22,7 +22,46 @@ register(
         owner="scope",
         title="A value reads a choice that does not exist",
         explanation=(
-            "`{kind: choice, source: ...}` must name a declared choice."
+            "`{kind: choice, source: ...}` must name a choice declared in `choices` (choices are "
+            "plan-wide: any scope, group bodies included, may read them). The diagnostic points at "
+            "`source`, with the closest choice ID, or the right value kind when the name is a task or "
+            "an input."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Greet the customer in the chosen tone\n"
+            "      outputs:\n"
+            "        - {name: tone, value: {kind: choice, source: tnoe}}\n"
+            "choices:\n"
+            "  - id: tone\n"
+            "    question: Which tone should the greeting use?\n"
+            "    type: {kind: string, enum: [formal, friendly]}\n"
+            "    alternatives:\n"
+            "      - {id: formal, value: {kind: string, text: formal}}\n"
+            "      - {id: friendly, value: {kind: string, text: friendly}}\n"
+            "    recommended: friendly\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Greet the customer in the chosen tone\n"
+            "      outputs:\n"
+            "        - {name: tone, value: {kind: choice, source: tone}}\n"
+            "choices:\n"
+            "  - id: tone\n"
+            "    question: Which tone should the greeting use?\n"
+            "    type: {kind: string, enum: [formal, friendly]}\n"
+            "    alternatives:\n"
+            "      - {id: formal, value: {kind: string, text: formal}}\n"
+            "      - {id: friendly, value: {kind: string, text: friendly}}\n"
+            "    recommended: friendly\n"
         ),
     )
 )

@@ -10,7 +10,55 @@ register(
         owner="scope",
         title="A call names a group that does not exist",
         explanation=(
-            "A `call` task's `group` must name a group declared in `groups`."
+            "A `call` task's `group` must name a group declared in `groups` (the hint suggests the "
+            "closest group ID). The call's ports are then unknown, so nothing more is reported about "
+            "its bindings or about reads of it; the values it binds are still checked."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: alert\n"
+            "      kind: call\n"
+            "      objective: Notify the on-call engineer\n"
+            "      group: notfy\n"
+            "      inputs:\n"
+            "        - {name: message, value: {kind: string, text: Build failed}}\n"
+            "groups:\n"
+            "  - id: notify\n"
+            "    objective: Send a notification\n"
+            "    inputs:\n"
+            "      - {name: message, type: {kind: string}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the notification\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: message}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: alert\n"
+            "      kind: call\n"
+            "      objective: Notify the on-call engineer\n"
+            "      group: notify\n"
+            "      inputs:\n"
+            "        - {name: message, value: {kind: string, text: Build failed}}\n"
+            "groups:\n"
+            "  - id: notify\n"
+            "    objective: Send a notification\n"
+            "    inputs:\n"
+            "      - {name: message, type: {kind: string}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the notification\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: message}}\n"
         ),
     )
 )
@@ -22,7 +70,48 @@ register(
         owner="scope",
         title="Groups call each other in a loop",
         explanation=(
-            "A group may not call itself, directly or through other groups: every call is compiled from the one definition, so a loop never ends."
+            "A group may not call itself, directly or through other groups: every call is compiled from"
+            " the one definition, so the expansion would never end. Each loop is reported once, naming "
+            "every group on it, at the `group` of the call by which the first-written group on the loop"
+            " calls the next; the other calls are related locations."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - {id: start, kind: call, objective: Run the review, group: review}\n"
+            "groups:\n"
+            "  - id: review\n"
+            "    objective: Review the change\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - {id: to_revise, kind: call, objective: Ask for a revision, group: revise}\n"
+            "  - id: revise\n"
+            "    objective: Revise the change\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - {id: again, kind: call, objective: Review the revision, group: review}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - {id: start, kind: call, objective: Run the review, group: review}\n"
+            "groups:\n"
+            "  - id: review\n"
+            "    objective: Review the change\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - {id: to_revise, kind: call, objective: Ask for a revision, group: revise}\n"
+            "  - id: revise\n"
+            "    objective: Revise the change\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: note\n"
+            "          kind: value\n"
+            "          objective: Note the revision\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: string, text: revised}}\n"
         ),
     )
 )
@@ -34,7 +123,56 @@ register(
         owner="scope",
         title="A call binds an unknown group input or leaves a required one unbound",
         explanation=(
-            "A `call` binds exactly the group's declared inputs; required ones must be bound."
+            "A `call` binds the group's declared inputs by name. A binding whose name the group does "
+            "not declare is reported at that binding's `name` (with the closest declared name); each "
+            "required group input left unbound is reported at the call's `inputs` (at the task when it "
+            "has none). Optional inputs (`required: false`) may be left out."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: alert\n"
+            "      kind: call\n"
+            "      objective: Notify the on-call engineer\n"
+            "      group: notify\n"
+            "      inputs:\n"
+            "        - {name: mesage, value: {kind: string, text: Build failed}}\n"
+            "groups:\n"
+            "  - id: notify\n"
+            "    objective: Send a notification\n"
+            "    inputs:\n"
+            "      - {name: message, type: {kind: string}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the notification\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: message}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: alert\n"
+            "      kind: call\n"
+            "      objective: Notify the on-call engineer\n"
+            "      group: notify\n"
+            "      inputs:\n"
+            "        - {name: message, value: {kind: string, text: Build failed}}\n"
+            "groups:\n"
+            "  - id: notify\n"
+            "    objective: Send a notification\n"
+            "    inputs:\n"
+            "      - {name: message, type: {kind: string}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the notification\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: message}}\n"
         ),
     )
 )

@@ -10,7 +10,41 @@ register(
         owner="scope",
         title="A reference names nothing",
         explanation=(
-            "A value reads a task, input or choice that exists nowhere in the plan."
+            "An `output` or `present` value names a task ID, or an `input` value names an input, that "
+            "exists nowhere in the plan (inside a group body: among the group's inputs). The diagnostic"
+            " points at `source`; the hint suggests the closest ID or name, or the right value kind "
+            "when the name is a choice, group or input. The reference creates no dependency, so nothing"
+            " else follows from it."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: summary\n"
+            "      kind: value\n"
+            "      objective: Write the summary\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: All good}}\n"
+            "    - id: notice\n"
+            "      kind: value\n"
+            "      objective: Prepare the notice\n"
+            "      outputs:\n"
+            "        - {name: body, value: {kind: output, source: sumary, port: text}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: summary\n"
+            "      kind: value\n"
+            "      objective: Write the summary\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: All good}}\n"
+            "    - id: notice\n"
+            "      kind: value\n"
+            "      objective: Prepare the notice\n"
+            "      outputs:\n"
+            "        - {name: body, value: {kind: output, source: summary, port: text}}\n"
         ),
     )
 )
@@ -22,7 +56,55 @@ register(
         owner="scope",
         title="A reference names something that is not visible here",
         explanation=(
-            "A value reads a task that exists but is not visible from where it is read: a task inside another scope (read it through that scope's `outputs`), an `always` task, or (in a group body) anything outside the group. The hint names the export chain that would make it visible."
+            "A value may read the workflow's inputs, the other tasks of its own scope, what the "
+            "compound task owning its scope can see, and (in a foreach body) the current item. A task's"
+            " ports never leave its scope except through the scope's `outputs`, which become ports of "
+            "the compound task. Also not visible: a cleanup task in `always` (nothing may read its "
+            "ports), and inside a group body anything but the group's inputs (no workflow inputs, no "
+            "outside tasks). `dependsOn` naming a task of another scope is this error too. The hint "
+            "names the export chain that would make the task visible, where one exists."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: review\n"
+            "      kind: sequence\n"
+            "      objective: Review the change\n"
+            "      body:\n"
+            "        tasks:\n"
+            "          - id: summary\n"
+            "            kind: value\n"
+            "            objective: Summarise the review\n"
+            "            outputs:\n"
+            "              - {name: text, value: {kind: string, text: Looks good}}\n"
+            "    - id: post\n"
+            "      kind: value\n"
+            "      objective: Prepare the comment\n"
+            "      outputs:\n"
+            "        - {name: body, value: {kind: output, source: summary, port: text}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: review\n"
+            "      kind: sequence\n"
+            "      objective: Review the change\n"
+            "      body:\n"
+            "        tasks:\n"
+            "          - id: summary\n"
+            "            kind: value\n"
+            "            objective: Summarise the review\n"
+            "            outputs:\n"
+            "              - {name: text, value: {kind: string, text: Looks good}}\n"
+            "        outputs:\n"
+            "          - {name: text, value: {kind: output, source: summary, port: text}}\n"
+            "    - id: post\n"
+            "      kind: value\n"
+            "      objective: Prepare the comment\n"
+            "      outputs:\n"
+            "        - {name: body, value: {kind: output, source: review, port: text}}\n"
         ),
     )
 )
@@ -34,7 +116,60 @@ register(
         owner="scope",
         title="A parallel branch reads another branch",
         explanation=(
-            "Branches of a `parallel` run concurrently and cannot read each other."
+            "The branches of a `parallel` run concurrently, so no branch can read what another branch "
+            "produces. Export the value from its branch (the branch's `outputs` become ports of the "
+            "parallel task) and read it from a task that runs after the parallel task."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: gather\n"
+            "      kind: parallel\n"
+            "      objective: Gather both halves of the report\n"
+            "      branches:\n"
+            "        - tasks:\n"
+            "            - id: left\n"
+            "              kind: value\n"
+            "              objective: Produce the first half\n"
+            "              outputs:\n"
+            "                - {name: text, value: {kind: string, text: first}}\n"
+            "        - tasks:\n"
+            "            - id: right\n"
+            "              kind: value\n"
+            "              objective: Produce the second half\n"
+            "              outputs:\n"
+            "                - {name: text, value: {kind: output, source: left, port: text}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: gather\n"
+            "      kind: parallel\n"
+            "      objective: Gather both halves of the report\n"
+            "      branches:\n"
+            "        - tasks:\n"
+            "            - id: left\n"
+            "              kind: value\n"
+            "              objective: Produce the first half\n"
+            "              outputs:\n"
+            "                - {name: text, value: {kind: string, text: first}}\n"
+            "          outputs:\n"
+            "            - {name: first, value: {kind: output, source: left, port: text}}\n"
+            "        - tasks:\n"
+            "            - id: right\n"
+            "              kind: value\n"
+            "              objective: Produce the second half\n"
+            "              outputs:\n"
+            "                - {name: text, value: {kind: string, text: second}}\n"
+            "          outputs:\n"
+            "            - {name: second, value: {kind: output, source: right, port: text}}\n"
+            "    - id: join\n"
+            "      kind: value\n"
+            "      objective: Put the halves together\n"
+            "      outputs:\n"
+            "        - {name: parts, value: {kind: array, items: [{kind: output, source: gather, port: first}, {kind: output, source: gather, port: second}]}}\n"
         ),
     )
 )
@@ -46,7 +181,40 @@ register(
         owner="scope",
         title="item or index outside a foreach body",
         explanation=(
-            "`{kind: item}` and `{kind: index}` read the current iteration of the nearest enclosing `foreach`; outside any foreach body they mean nothing."
+            "`{kind: item}` and `{kind: index}` read the current iteration of the nearest enclosing "
+            "`foreach` body. Outside any foreach body they mean nothing; so also in a foreach's own "
+            "`items` (evaluated before the body runs) and in a group body (a group does not see its "
+            "caller's iteration: pass the item as a group input)."
+        ),
+        wrong=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: files, type: {kind: array, items: {kind: string}}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: label\n"
+            "      kind: value\n"
+            "      objective: Label the current file\n"
+            "      outputs:\n"
+            "        - {name: path, value: {kind: item}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: files, type: {kind: array, items: {kind: string}}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: each_file\n"
+            "      kind: foreach\n"
+            "      objective: Label every file\n"
+            "      items: {kind: input, source: files}\n"
+            "      body:\n"
+            "        tasks:\n"
+            "          - id: label\n"
+            "            kind: value\n"
+            "            objective: Label the current file\n"
+            "            outputs:\n"
+            "              - {name: path, value: {kind: item}}\n"
         ),
     )
 )
@@ -58,7 +226,41 @@ register(
         owner="scope",
         title="dependsOn names a task that exists nowhere",
         explanation=(
-            "A `dependsOn` entry must name a task of the same scope."
+            "A `dependsOn` entry must name a task of the same scope. An ID that no task has (or that "
+            "names a group or a choice) is this error, at the entry, with the closest task ID as a "
+            "suggestion; an ID of a task in another scope is TASK_REFERENCE_SCOPE."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: prepare\n"
+            "      kind: value\n"
+            "      objective: Prepare the release notes\n"
+            "      outputs:\n"
+            "        - {name: notes, value: {kind: string, text: v1}}\n"
+            "    - id: announce\n"
+            "      kind: value\n"
+            "      objective: Announce the release\n"
+            "      dependsOn: [prepair]\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Released}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: prepare\n"
+            "      kind: value\n"
+            "      objective: Prepare the release notes\n"
+            "      outputs:\n"
+            "        - {name: notes, value: {kind: string, text: v1}}\n"
+            "    - id: announce\n"
+            "      kind: value\n"
+            "      objective: Announce the release\n"
+            "      dependsOn: [prepare]\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Released}}\n"
         ),
     )
 )
@@ -70,7 +272,43 @@ register(
         owner="scope",
         title="Tasks depend on each other in a cycle",
         explanation=(
-            "The tasks of a scope run in a topological order of their dependencies (`dependsOn` and reads). A cycle is reported once, naming every task on it, at the entry by which the first-written task depends on the next."
+            "The tasks of a scope run in a topological order of their dependencies: `dependsOn` entries"
+            " and reads (`output`, `present`), including reads made from inside a task's child scopes. "
+            "A cycle can never start. It is reported once, naming every task on it, at the `dependsOn` "
+            "entry or value by which the first-written task on the cycle depends on the next; the other"
+            " steps are related locations. A task reading its own ports (directly, or from inside its "
+            "own body) depends on itself."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: draft\n"
+            "      kind: value\n"
+            "      objective: Draft the answer\n"
+            "      dependsOn: [check]\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: draft}}\n"
+            "    - id: check\n"
+            "      kind: value\n"
+            "      objective: Check the draft\n"
+            "      outputs:\n"
+            "        - {name: verdict, value: {kind: output, source: draft, port: text}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: draft\n"
+            "      kind: value\n"
+            "      objective: Draft the answer\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: draft}}\n"
+            "    - id: check\n"
+            "      kind: value\n"
+            "      objective: Check the draft\n"
+            "      outputs:\n"
+            "        - {name: verdict, value: {kind: output, source: draft, port: text}}\n"
         ),
     )
 )
