@@ -1,5 +1,6 @@
 """The fixture corpus: every case of fixtures/errors/*/manifest.yaml produces exactly the
 diagnostics it lists; every case of fixtures/valid/manifest.yaml checks without errors.
+Plan cases run `check_plan`; workflow cases (`workflow:`) run the validate pass.
 
 Manifest format (docs/architecture.md, Fixture corpus):
 
@@ -25,9 +26,10 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from taskplan.api import CHECK_PASSES, EXIT_ERRORS, EXIT_OK, check_plan
+from taskplan.api import CHECK_PASSES, EXIT_ERRORS, EXIT_OK, check_plan, read_input
 from taskplan.diagnostics import Diagnostic, Severity
 from taskplan.diagnostics.registry import REGISTRY
+from taskplan.passes.validate import validate_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -36,6 +38,10 @@ CATALOGS = FIXTURES / "catalogs"
 CASE_KEYS = {"plan", "workflow", "catalogs", "expect", "note"}
 EXPECT_KEYS = {"code", "pointer", "file", "line", "column", "endLine", "endColumn"}
 POSITION_KEYS = ("line", "column", "endLine", "endColumn")
+
+BUILT_OWNERS = frozenset(CHECK_PASSES) | {"validate"}
+"""The owners (CodeInfo.owner) whose pass exists: each of their codes needs a fixture case.
+Add an owner here when its pass lands."""
 
 COMPILE_ONLY = {"CHOICE_REQUIRED": "needs a compile without a selection; check checks every alternative"}
 """Codes owned by a check pass that `check` itself never reports."""
@@ -129,15 +135,18 @@ def _describe(d: Diagnostic) -> str:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_case(case: Case) -> None:
     _validate_case(case)
+    document = case.manifest.parent / (case.data.get("plan") or case.data["workflow"])
+    assert document.is_file(), f"missing fixture {document}"
     if "workflow" in case.data:
-        pytest.skip("workflow validation cases run once taskplan.api has validate_workflow")
-    plan = case.manifest.parent / case.data["plan"]
-    catalogs = [CATALOGS / c for c in case.data.get("catalogs") or []]
-    assert plan.is_file(), f"missing fixture {plan}"
-    result = check_plan(plan, catalogs=catalogs)
-    assert result.input_error is None, result.input_error
+        validated = validate_text(read_input(document), str(document))
+        diagnostics, exit_code = validated.diagnostics, EXIT_ERRORS if validated.errors else EXIT_OK
+    else:
+        catalogs = [CATALOGS / c for c in case.data.get("catalogs") or []]
+        result = check_plan(document, catalogs=catalogs)
+        assert result.input_error is None, result.input_error
+        diagnostics, exit_code = result.diagnostics, result.exit_code
     expect = case.data.get("expect") or []
-    missing, extra = _unmatched(expect, result.diagnostics, plan)
+    missing, extra = _unmatched(expect, diagnostics, document)
     if case.valid:
         extra = [d for d in extra if d.severity is Severity.ERROR or expect]
     report = "\n".join(
@@ -147,7 +156,7 @@ def test_case(case: Case) -> None:
         + [f"  {_describe(d)}" for d in extra]
     )
     assert not missing and not extra, report
-    assert result.exit_code == (EXIT_OK if case.valid else EXIT_ERRORS)
+    assert exit_code == (EXIT_OK if case.valid else EXIT_ERRORS)
 
 
 def test_the_corpus_exists():
@@ -155,14 +164,31 @@ def test_the_corpus_exists():
     assert any(not c.valid for c in CASES), "no fixtures/errors/*/manifest.yaml lists a case"
 
 
-def test_every_code_of_the_check_passes_has_a_fixture():
-    """Each code that `check` can report (its owner is one of api.CHECK_PASSES) is
-    triggered by at least one error case."""
+def test_every_code_of_a_built_pass_has_a_fixture():
+    """Each code whose owner's pass exists (BUILT_OWNERS) is triggered by at least one error case."""
     covered = Counter(item.get("code") for c in CASES if not c.valid for item in c.data.get("expect") or [])
-    wanted = [
-        info.code
-        for info in REGISTRY.values()
-        if info.owner in CHECK_PASSES and info.code not in COMPILE_ONLY
-    ]
+    wanted = [info.code for info in REGISTRY.values() if info.owner in BUILT_OWNERS and info.code not in COMPILE_ONLY]
     lacking = [code for code in wanted if not covered[code]]
     assert not lacking, f"codes without a fixture case: {', '.join(lacking)}"
+
+
+def test_the_matcher_is_exact_about_the_multiset():
+    from taskplan.diagnostics import Location
+
+    plan = Path("/tmp/p.taskplan.yaml")
+
+    def d(code, pointer, line=1, column=1):
+        return Diagnostic(code, Severity.ERROR, "m", Location(str(plan), pointer, line, column, line, column + 1))
+
+    two = [d("TASK_ID_DUPLICATE", "/a", 3, 5), d("TASK_ID_DUPLICATE", "/a", 7, 5)]
+    exp = {"code": "TASK_ID_DUPLICATE", "pointer": "/a"}
+    assert _unmatched([exp, exp], two, plan) == ([], [])
+    missing, extra = _unmatched([exp], two, plan)
+    assert missing == [] and len(extra) == 1  # one too many reported
+    missing, extra = _unmatched([exp, exp, exp], two, plan)
+    assert len(missing) == 1 and extra == []  # one too few reported
+    # A vague expectation cannot steal the diagnostic a precise one needs.
+    assert _unmatched([exp, {**exp, "line": 3}], two, plan) == ([], [])
+    assert _unmatched([{**exp, "line": 4}], two[:1], plan)[0] != []
+    assert _unmatched([{**exp, "pointer": "/b"}], two[:1], plan)[0] != []
+    assert _unmatched([{**exp, "file": "other.yaml"}], two[:1], plan)[0] != []

@@ -1,0 +1,94 @@
+"""`taskplan check` end to end, on real plans through the real passes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from taskplan import api
+from taskplan.cli import main
+from taskplan.diagnostics.render_json import render as render_json
+from taskplan.diagnostics.render_text import render as render_text
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "pr-review.taskplan.yaml"
+CATALOG = ROOT / "examples" / "catalog.yaml"
+FIXTURE_PLANS = sorted(p for p in (ROOT / "fixtures").glob("**/*.taskplan.*") if p.suffix in (".yaml", ".yml", ".json"))
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_the_readme_quickstart_checks_clean():
+    result = run("check", str(EXAMPLE), "--catalog", str(CATALOG))
+    assert result.stdout == "ok: 1 plan checked\n", result.stdout
+    assert result.exit_code == 0
+
+
+def test_a_syntax_error_is_located_with_a_caret(tmp_path):
+    plan = tmp_path / "broken.taskplan.yaml"
+    plan.write_text("version: 1\nroot:\n  tasks: [\n", encoding="utf-8")
+    result = run("check", str(plan))
+    assert result.exit_code == 1
+    assert result.stdout.startswith("error[PLAN_SYNTAX]: ")
+    assert f" --> {plan}:" in result.stdout
+    assert "^" in result.stdout
+    assert result.stdout.endswith("error: 1 error in 1 file\n")
+
+
+def test_a_duplicate_id_shows_the_first_declaration(tmp_path):
+    plan = tmp_path / "dup.taskplan.yaml"
+    plan.write_text(
+        "version: 1\n"
+        "root:\n"
+        "  tasks:\n"
+        "    - id: greet\n"
+        "      kind: value\n"
+        "      objective: Say hello\n"
+        "      outputs: [{name: text, value: {kind: string, text: hi}}]\n"
+        "    - id: greet\n"
+        "      kind: value\n"
+        "      objective: Say hello again\n"
+        "      outputs: [{name: text, value: {kind: string, text: hi}}]\n",
+        encoding="utf-8",
+    )
+    result = run("check", str(plan))
+    assert result.exit_code == 1, result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("error[TASK_ID_DUPLICATE]: ")
+    assert lines[1] == f" --> {plan}:8:11"
+    assert lines[3:5] == ["8 |     - id: greet", "  |           ^^^^^"]
+    assert any(line.startswith("  = note: ") and line.endswith(f"{plan}:4:11") for line in lines)
+    data = json.loads(run("check", str(plan), "--format", "json").stdout)
+    (d,) = data["diagnostics"]
+    assert d["location"]["pointer"] == "/root/tasks/1/id"
+    assert d["related"][0]["location"]["pointer"] == "/root/tasks/0/id"
+
+
+def test_json_and_text_for_every_fixture_plan_are_deterministic():
+    """All fixture plans in one run, twice: same bytes; both renderings work on each."""
+    if not FIXTURE_PLANS:
+        pytest.skip("no fixture plans yet")
+    paths = [str(p) for p in FIXTURE_PLANS]
+    first = run("check", *paths, "--format", "json")
+    second = run("check", *reversed(paths), "--format", "json")
+    assert first.exit_code in (0, 1), first.stdout[-2000:]
+    assert first.stdout_bytes == second.stdout_bytes
+    assert "COMPILER_INTERNAL" not in first.stdout
+    text = run("check", *paths)
+    assert text.exit_code == first.exit_code
+    assert "Traceback" not in text.output
+
+
+def test_renderers_on_real_results_agree_on_counts():
+    if not FIXTURE_PLANS:
+        pytest.skip("no fixture plans yet")
+    checked = api.check_plans(FIXTURE_PLANS)
+    data = json.loads(render_json(checked.diagnostics, files=checked.checked))
+    text = render_text(checked.diagnostics, documents=checked.documents, files=checked.checked)
+    assert data["summary"]["files"] == len(FIXTURE_PLANS)
+    assert text.count("\nerror[") + text.startswith("error[") == data["summary"]["errors"]
