@@ -929,8 +929,9 @@ def _marks(node: Any) -> dict | None:
 
 
 def mark_shape_error(model: BaseModel, dropped: frozenset[str] | set[str] = frozenset()) -> None:
-    """Mark `model` as having a shape error in its own fields (`dropped`: the fields
-    left at their defaults because they were in error). Used by the shape pass."""
+    """Mark `model` as having a shape error in its own fields (`dropped`: the keys
+    left out because they were in error: known fields, now at their defaults, and
+    unknown keys). Used by the shape pass."""
     marks = dict(_marks(model) or {})
     marks["shape"] = frozenset(marks.get("shape", frozenset())) | frozenset(dropped)
     object.__setattr__(model, "__pydantic_private__", marks)
@@ -953,7 +954,9 @@ def has_shape_error(node: Any) -> bool:
 
 
 def dropped_fields(node: Any) -> frozenset[str]:
-    """The fields of a model left at their defaults because they were in error."""
+    """The keys of a model left out because they were in error: known fields (now at
+    their defaults) and unknown keys (so that a rule about a missing field can stay
+    silent when the field may have been written under a misspelt key)."""
     marks = _marks(node)
     return marks.get("shape", frozenset()) if marks else frozenset()
 

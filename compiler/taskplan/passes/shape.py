@@ -393,7 +393,7 @@ class _Shaper(ShapeRecovery):
         for name, slots in elements.items():
             model.__dict__[name] = self._elements(data[name], slots, _SLOTS[(cls, name)])
         if own_error:
-            mark_shape_error(model, drop & set(fields))
+            mark_shape_error(model, drop)
         return model, own_error
 
     def _elements(self, items: list, slots: dict[int, str], what: str) -> list:

@@ -1,12 +1,577 @@
 """The structure pass: rules about one node at a time that need no name resolution
-(objectives, bounds, branch counts, value and type well-formedness, choice structure)."""
+(objectives, bounds, branch counts, value and type well-formedness, choice structure).
+
+Reports TASK_OBJECTIVE_REQUIRED, TASK_PARALLEL_INVALID, TASK_ITERATION_BOUND,
+TASK_BRANCH_OUTPUTS (by name; the types of branch outputs are the types pass's),
+TASK_VALUE_INVALID, TASK_TYPE_INVALID, TASK_PREDICATE_INVALID,
+TASK_TRANSFORM_TYPE, TASK_DEFAULT_REQUIRED and CHOICE_INVALID.
+
+It walks the models in document order with their pointers. Nothing is
+reported inside a placeholder (`InvalidTask`, `InvalidValue`, `InvalidType`)
+except in the child scopes an `InvalidTask` kept, nor about a field the shape
+pass already reported (`dropped_fields`). A node found in error here is marked
+with `mark_broken` when its ports or type are unknown because of it: a type
+(TASK_TYPE_INVALID), a value (TASK_VALUE_INVALID, TASK_PREDICATE_INVALID), a
+conditional or parallel task (TASK_BRANCH_OUTPUTS), a transform
+(TASK_TRANSFORM_TYPE) and a choice (CHOICE_INVALID). Linear in the plan's size.
+"""
 
 from __future__ import annotations
 
+import difflib
+from typing import Any
+
 from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Reporter
-from taskplan.model.plan import TaskPlan
+from taskplan.model.plan import (
+    PREDICATES,
+    TYPE_KINDS,
+    ArrayValue,
+    BooleanValue,
+    ConditionalTask,
+    FieldValue,
+    ForeachTask,
+    InvalidTask,
+    InvalidType,
+    InvalidValue,
+    JsonValue,
+    NullValue,
+    NumberValue,
+    ObjectValue,
+    ParallelTask,
+    PlanningChoice,
+    PredicateValue,
+    StringValue,
+    TaskGroup,
+    TaskInput,
+    TaskOutput,
+    TaskPlan,
+    TaskScope,
+    TaskType,
+    TransformTask,
+    dropped_fields,
+    has_shape_error,
+    is_broken,
+    mark_broken,
+    scopes_of,
+)
 
+MAX_SAFE_INTEGER = 2**53 - 1
+MAX_ENUM = 256
+MAX_ITEMS = (1, 10_000)
+MAX_CONCURRENCY = (1, 100)
 
 def run(plan: TaskPlan, reporter: Reporter, limits: Limits = DEFAULT_LIMITS) -> None:
-    raise NotImplementedError
+    _Structure(reporter, limits).plan(plan)
+
+
+class _Structure:
+    def __init__(self, reporter: Reporter, limits: Limits):
+        self.reporter = reporter
+        self.max_depth = limits.max_value_depth
+
+    def report(self, code: str, pointer: str, message: str, subject: dict | None, **kw: Any) -> None:
+        self.reporter.report(code, pointer, message, subject=subject or None, **kw)
+
+    # ----------------------------------------------------------------- document
+
+    def plan(self, plan: TaskPlan) -> None:
+        for i, declared in enumerate(plan.inputs):
+            self.declared_input(declared, f"/inputs/{i}", {"input": declared.name})
+        self.scope(plan.root, "/root", None)
+        for i, group in enumerate(plan.groups):
+            self.group(group, f"/groups/{i}")
+        for i, choice in enumerate(plan.choices):
+            self.choice(choice, f"/choices/{i}")
+
+    def group(self, group: TaskGroup, ptr: str) -> None:
+        subject = {"group": group.id}
+        self.objective(group, ptr, subject, "group")
+        for i, declared in enumerate(group.inputs):
+            self.declared_input(declared, f"{ptr}/inputs/{i}", {"group": group.id, "input": declared.name})
+        self.scope(group.body, f"{ptr}/body", subject)
+
+    def declared_input(self, declared: TaskInput, ptr: str, subject: dict) -> None:
+        """A workflow or group input: its type, its default, and that an optional one has a default."""
+        self.type_(declared.type, f"{ptr}/type", subject)
+        if declared.default is not None:
+            self.value(declared.default, f"{ptr}/default", subject, 1)
+        elif not declared.required and "default" not in dropped_fields(declared):
+            self.report(
+                "TASK_DEFAULT_REQUIRED",
+                ptr,
+                f"input `{declared.name}` is optional (`required: false`) but has no `default`",
+                subject,
+                hint="add a literal `default` that fits its type, or make it required",
+            )
+
+    # ------------------------------------------------------------------- scopes
+
+    def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
+        for key in ("tasks", "always"):
+            for i, task in enumerate(getattr(scope, key)):
+                self.task(task, f"{ptr}/{key}/{i}")
+        self.named(scope.outputs, f"{ptr}/outputs", subject)
+
+    def named(self, items: list[TaskOutput], ptr: str, subject: dict | None) -> None:
+        for i, item in enumerate(items):
+            self.value(item.value, f"{ptr}/{i}/value", subject, 1)
+
+    # -------------------------------------------------------------------- tasks
+
+    def task(self, task: Any, ptr: str) -> None:
+        if isinstance(task, InvalidTask):
+            subject = {"task": task.id} if task.id else None
+            for suffix, child in scopes_of(task):
+                self.scope(child, ptr + suffix, subject)
+            return
+        subject = {"task": task.id}
+        self.objective(task, ptr, subject, "task")
+        for name in ("inputs", "outputs"):
+            items = task.__dict__.get(name)
+            if items:
+                self.named(items, f"{ptr}/{name}", subject)
+        if isinstance(task, TransformTask):
+            self.type_(task.resultType, f"{ptr}/resultType", subject)
+            self.transform(task, ptr, subject)
+        elif isinstance(task, ConditionalTask):
+            self.value(task.condition, f"{ptr}/condition", subject, 1)
+        elif isinstance(task, ForeachTask):
+            self.value(task.items, f"{ptr}/items", subject, 1)
+            self.bound(task, "maxItems", MAX_ITEMS, ptr, subject)
+            self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
+        elif isinstance(task, ParallelTask):
+            if len(task.branches) < 2 and "branches" not in dropped_fields(task):
+                self.report(
+                    "TASK_PARALLEL_INVALID",
+                    f"{ptr}/branches",
+                    f"parallel task `{task.id}` has {len(task.branches)} branch{'' if len(task.branches) == 1 else 'es'}; it needs at least two",
+                    subject,
+                    hint="add a branch, or use a `sequence` task for a single scope",
+                )
+            self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
+        for suffix, child in scopes_of(task):
+            self.scope(child, ptr + suffix, subject)
+        if isinstance(task, ConditionalTask):
+            self.conditional_outputs(task, ptr, subject)
+        elif isinstance(task, ParallelTask):
+            self.parallel_outputs(task, ptr, subject)
+
+    def objective(self, node: Any, ptr: str, subject: dict, what: str) -> None:
+        objective = node.objective
+        if objective is None:
+            if _maybe_written(node, "objective"):
+                return  # the shape pass reported the field it was written under
+            self.report(
+                "TASK_OBJECTIVE_REQUIRED",
+                ptr,
+                f"{what} `{node.id}` has no `objective`",
+                subject,
+                hint=f"add `objective:` with one sentence saying what the {what} achieves",
+            )
+        elif not objective.strip():
+            self.report(
+                "TASK_OBJECTIVE_REQUIRED",
+                f"{ptr}/objective",
+                f"the objective of {what} `{node.id}` is blank",
+                subject,
+                hint=f"write one sentence saying what the {what} achieves",
+            )
+
+    def bound(self, task: Any, name: str, bounds: tuple[int, int], ptr: str, subject: dict) -> None:
+        value = getattr(task, name)
+        low, high = bounds
+        if not low <= value <= high:
+            self.report(
+                "TASK_ITERATION_BOUND",
+                f"{ptr}/{name}",
+                f"`{name}` of task `{task.id}` is {value}; it must be between {low} and {high}",
+                subject,
+            )
+
+    def conditional_outputs(self, task: ConditionalTask, ptr: str, subject: dict) -> None:
+        body, otherwise = task.body, task.otherwise
+        if has_shape_error(body) or (otherwise is not None and has_shape_error(otherwise)):
+            return
+        sides = [("body", body.outputs), ("otherwise", otherwise.outputs if otherwise is not None else [])]
+        names = [{o.name for o in outputs} for _, outputs in sides]
+        found = False
+        for s, (side, outputs) in enumerate(sides):
+            other_side, other_names = sides[1 - s][0], names[1 - s]
+            seen: set[str] = set()
+            for i, output in enumerate(outputs):
+                if output.name in seen:
+                    continue
+                seen.add(output.name)
+                if output.name not in other_names:
+                    found = True
+                    absent = " (an absent `otherwise` is an empty scope)" if otherwise is None else ""
+                    self.report(
+                        "TASK_BRANCH_OUTPUTS",
+                        f"{ptr}/{side}/outputs/{i}/name",
+                        f"conditional `{task.id}`: `{side}` declares output `{output.name}` but `{other_side}` does not{absent}",
+                        subject | {"port": output.name},
+                        hint=f"declare `{output.name}` on both sides (a `{{kind: null}}` value on the side that has none), or on neither",
+                    )
+        if found:
+            mark_broken(task, "TASK_BRANCH_OUTPUTS")
+
+    def parallel_outputs(self, task: ParallelTask, ptr: str, subject: dict) -> None:
+        first: dict[str, int] = {}
+        found = False
+        for b, branch in enumerate(task.branches):
+            mine: set[str] = set()
+            for i, output in enumerate(branch.outputs):
+                name = output.name
+                if name in mine:
+                    continue  # twice in one branch: NAME_DUPLICATE (identity)
+                mine.add(name)
+                if name in first:
+                    found = True
+                    self.report(
+                        "TASK_BRANCH_OUTPUTS",
+                        f"{ptr}/branches/{b}/outputs/{i}/name",
+                        f"parallel `{task.id}`: output `{name}` is declared by branch {first[name]} and again by branch {b}",
+                        subject | {"port": name},
+                        hint="the ports of a parallel task are the union of its branches' outputs: give each a distinct name",
+                        related=[
+                            self.reporter.related(
+                                f"{ptr}/branches/{first[name]}/outputs/{_index(task.branches[first[name]].outputs, name)}/name",
+                                "first declared here",
+                            )
+                        ],
+                    )
+                else:
+                    first[name] = b
+        if found:
+            mark_broken(task, "TASK_BRANCH_OUTPUTS")
+
+    def transform(self, task: TransformTask, ptr: str, subject: dict) -> None:
+        result = task.resultType
+        if is_broken(result):
+            return
+        where = f"{ptr}/resultType"
+        if result.kind != "object":
+            self.report(
+                "TASK_TRANSFORM_TYPE",
+                f"{where}/kind",
+                f"the resultType of transform `{task.id}` is `{result.kind}`; it must be an object",
+                subject,
+                hint="wrap the result in an object type: `{kind: object, fields: [{name: result, type: ...}]}`",
+            )
+            mark_broken(task, "TASK_TRANSFORM_TYPE")
+            return
+        if not result.fields:
+            self.report(
+                "TASK_TRANSFORM_TYPE",
+                where,
+                f"the resultType of transform `{task.id}` has no fields",
+                subject,
+                hint="declare the fields the transform produces",
+            )
+            mark_broken(task, "TASK_TRANSFORM_TYPE")
+            return
+        if self.strict_fields(result, where, task.id, subject):
+            mark_broken(task, "TASK_TRANSFORM_TYPE")
+
+    def strict_fields(self, object_type: TaskType, ptr: str, task_id: str, subject: dict) -> bool:
+        """Every field fully typed, required or nullable, without a default (nested too)."""
+        found = False
+        for i, declared in enumerate(object_type.fields):
+            fptr = f"{ptr}/fields/{i}"
+            name = declared.name
+            if declared.default is not None:
+                found = True
+                self.report(
+                    "TASK_TRANSFORM_TYPE",
+                    f"{fptr}/default",
+                    f"field `{name}` of the resultType of transform `{task_id}` has a default; a transform's result has none",
+                    subject,
+                    hint="remove the default: a model fills every field",
+                )
+            if not declared.required and not (isinstance(declared.type, TaskType) and declared.type.nullable):
+                found = True
+                self.report(
+                    "TASK_TRANSFORM_TYPE",
+                    fptr,
+                    f"field `{name}` of the resultType of transform `{task_id}` is optional but not nullable",
+                    subject,
+                    hint="make it required, and `nullable: true` if it may have no value",
+                )
+            found = self.strict_type(declared.type, f"{fptr}/type", name, task_id, subject) or found
+        return found
+
+    def strict_type(self, declared: Any, ptr: str, name: str, task_id: str, subject: dict) -> bool:
+        if is_broken(declared):
+            return False
+        if declared.kind == "any":
+            self.report(
+                "TASK_TRANSFORM_TYPE",
+                f"{ptr}/kind",
+                f"field `{name}` of the resultType of transform `{task_id}` is `any`; a transform's result is fully typed",
+                subject,
+                hint="give the field a concrete type",
+            )
+            return True
+        if declared.kind == "object":
+            return self.strict_fields(declared, ptr, task_id, subject)
+        if declared.kind == "array" and declared.items is not None:
+            return self.strict_type(declared.items, f"{ptr}/items", name, task_id, subject)
+        return False
+
+    # -------------------------------------------------------------------- types
+
+    def type_(self, declared: Any, ptr: str, subject: dict | None) -> None:
+        if isinstance(declared, InvalidType):
+            return
+        kind = declared.kind
+        errors = 0
+        if kind not in TYPE_KINDS:
+            close = difflib.get_close_matches(kind, TYPE_KINDS, n=1)
+            self.report(
+                "TASK_TYPE_INVALID",
+                f"{ptr}/kind",
+                f"unknown type kind `{kind}`",
+                subject,
+                hint=(f"did you mean `{close[0]}`? " if close else "") + "the type kinds are " + ", ".join(TYPE_KINDS),
+            )
+            mark_broken(declared, "TASK_TYPE_INVALID")
+            return
+        if declared.enum is not None:
+            if kind != "string":
+                errors += 1
+                self.report(
+                    "TASK_TYPE_INVALID",
+                    f"{ptr}/enum",
+                    f"`enum` is for string types only, not `{kind}`",
+                    subject,
+                )
+            elif not declared.enum:
+                errors += 1
+                self.report("TASK_TYPE_INVALID", f"{ptr}/enum", "`enum` is empty; it lists 1-256 strings", subject)
+            else:
+                if len(declared.enum) > MAX_ENUM:
+                    errors += 1
+                    self.report(
+                        "TASK_TYPE_INVALID",
+                        f"{ptr}/enum/{MAX_ENUM}",
+                        f"`enum` has {len(declared.enum)} strings; at most {MAX_ENUM} are allowed",
+                        subject,
+                    )
+                seen: dict[str, int] = {}
+                for i, text in enumerate(declared.enum):
+                    if text in seen:
+                        errors += 1
+                        self.report(
+                            "TASK_TYPE_INVALID",
+                            f"{ptr}/enum/{i}",
+                            f"`enum` lists `{text}` twice",
+                            subject,
+                            related=[self.reporter.related(f"{ptr}/enum/{seen[text]}", "first listed here")],
+                        )
+                    else:
+                        seen[text] = i
+        if kind == "array":
+            if declared.items is None and "items" not in dropped_fields(declared):
+                errors += 1
+                self.report(
+                    "TASK_TYPE_INVALID",
+                    ptr,
+                    "an array type needs `items`: the type of its elements",
+                    subject,
+                    hint="add `items: {kind: ...}` (use `{kind: any}` for opaque elements)",
+                )
+        elif declared.items is not None:
+            errors += 1
+            self.report("TASK_TYPE_INVALID", f"{ptr}/items", f"`items` is for array types only, not `{kind}`", subject)
+        if kind != "object" and declared.fields:
+            errors += 1
+            self.report("TASK_TYPE_INVALID", f"{ptr}/fields", f"`fields` is for object types only, not `{kind}`", subject)
+        if errors:
+            mark_broken(declared, "TASK_TYPE_INVALID")
+        if declared.items is not None:
+            self.type_(declared.items, f"{ptr}/items", subject)
+        for i, declared_field in enumerate(declared.fields):
+            fptr = f"{ptr}/fields/{i}"
+            self.type_(declared_field.type, f"{fptr}/type", subject)
+            if declared_field.default is not None:
+                self.value(declared_field.default, f"{fptr}/default", subject, 1)
+
+    # ------------------------------------------------------------------- values
+
+    def value(self, value: Any, ptr: str, subject: dict | None, depth: int) -> None:
+        if isinstance(value, InvalidValue):
+            return
+        if depth > self.max_depth:
+            self.report(
+                "TASK_VALUE_INVALID",
+                ptr,
+                f"values are nested more than {self.max_depth} deep here",
+                subject,
+                hint="flatten the value, or build it in steps with `value` tasks",
+            )
+            mark_broken(value, "TASK_VALUE_INVALID")
+            return
+        if isinstance(value, NumberValue):
+            number = value.number
+            if not -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
+                self.report(
+                    "TASK_VALUE_INVALID",
+                    f"{ptr}/number",
+                    f"the number {_number_text(number)} is outside ±(2^53-1), the range every runtime represents exactly",
+                    subject,
+                    hint="pass large numbers as text (`{kind: string, text: ...}`)",
+                )
+                mark_broken(value, "TASK_VALUE_INVALID")
+        elif isinstance(value, ObjectValue):
+            for i, member in enumerate(value.members):
+                self.value(member.value, f"{ptr}/members/{i}/value", subject, depth + 1)
+        elif isinstance(value, (ArrayValue, FieldValue, JsonValue, PredicateValue)):
+            if isinstance(value, (FieldValue, JsonValue)) and len(value.items) != 1:
+                self.report(
+                    "TASK_VALUE_INVALID",
+                    f"{ptr}/items",
+                    f"a `{value.kind}` value takes exactly one item, got {len(value.items)}",
+                    subject,
+                    hint="`items: [<the value>]`",
+                )
+                mark_broken(value, "TASK_VALUE_INVALID")
+            elif isinstance(value, PredicateValue):
+                self.predicate(value, ptr, subject)
+            for i, item in enumerate(value.items):
+                self.value(item, f"{ptr}/items/{i}", subject, depth + 1)
+
+    def predicate(self, value: PredicateValue, ptr: str, subject: dict | None) -> None:
+        arity = PREDICATES.get(value.predicate)
+        if arity is None:
+            close = difflib.get_close_matches(value.predicate, list(PREDICATES), n=1)
+            self.report(
+                "TASK_PREDICATE_INVALID",
+                f"{ptr}/predicate",
+                f"unknown predicate `{value.predicate}`",
+                subject,
+                hint=(f"did you mean `{close[0]}`? " if close else "") + "the predicates are " + ", ".join(PREDICATES),
+            )
+            mark_broken(value, "TASK_PREDICATE_INVALID")
+        elif len(value.items) != arity:
+            self.report(
+                "TASK_PREDICATE_INVALID",
+                f"{ptr}/items",
+                f"`{value.predicate}` takes {arity} operand{'s' if arity > 1 else ''}, got {len(value.items)}",
+                subject,
+            )
+            mark_broken(value, "TASK_PREDICATE_INVALID")
+
+    # ------------------------------------------------------------------ choices
+
+    def choice(self, choice: PlanningChoice, ptr: str) -> None:
+        subject = {"choice": choice.id}
+        dropped = dropped_fields(choice)
+        errors = 0
+        self.type_(choice.type, f"{ptr}/type", subject)
+        if choice.question is None or not choice.question.strip():
+            if not (choice.question is None and _maybe_written(choice, "question")):
+                errors += 1
+                self.report(
+                    "CHOICE_INVALID",
+                    f"{ptr}/question" if choice.question is not None else ptr,
+                    f"choice `{choice.id}` has {'a blank' if choice.question is not None else 'no'} `question`",
+                    subject,
+                    hint="ask the question the person answers, e.g. `Which tone should the review use?`",
+                )
+        alternatives = choice.alternatives
+        if len(alternatives) < 2 and "alternatives" not in dropped:
+            errors += 1
+            self.report(
+                "CHOICE_INVALID",
+                f"{ptr}/alternatives",
+                f"choice `{choice.id}` has {len(alternatives)} alternative{'' if len(alternatives) == 1 else 's'}; it needs at least two",
+                subject,
+                hint="a choice with one alternative is no choice: use the value directly",
+            )
+        ids: dict[str, int] = {}
+        for i, alternative in enumerate(alternatives):
+            aptr = f"{ptr}/alternatives/{i}"
+            if alternative.id in ids:
+                errors += 1
+                self.report(
+                    "CHOICE_INVALID",
+                    f"{aptr}/id",
+                    f"choice `{choice.id}` has two alternatives `{alternative.id}`",
+                    subject,
+                    related=[self.reporter.related(f"{ptr}/alternatives/{ids[alternative.id]}/id", "first declared here")],
+                )
+            else:
+                ids[alternative.id] = i
+            self.value(alternative.value, f"{aptr}/value", subject, 1)
+            bad = _non_literal(alternative.value, f"{aptr}/value")
+            if bad is not None:
+                errors += 1
+                where, kind = bad
+                self.report(
+                    "CHOICE_INVALID",
+                    where,
+                    f"alternative `{alternative.id}` of choice `{choice.id}` is not a literal: a `{kind}` value is computed, not data",
+                    subject,
+                    hint="an alternative is data: null, string, number, boolean, or an object or array of those",
+                )
+        for name in ("recommended", "selected"):
+            chosen = getattr(choice, name)
+            if chosen is not None and chosen not in ids and "alternatives" not in dropped:
+                errors += 1
+                close = difflib.get_close_matches(chosen, list(ids), n=1)
+                self.report(
+                    "CHOICE_INVALID",
+                    f"{ptr}/{name}",
+                    f"`{name}` of choice `{choice.id}` names `{chosen}`, which is not one of its alternatives",
+                    subject,
+                    hint=(f"did you mean `{close[0]}`? " if close else "")
+                    + ("the alternatives are " + ", ".join(f"`{a}`" for a in ids) if ids else "add the alternatives first"),
+                )
+        if errors:
+            mark_broken(choice, "CHOICE_INVALID")
+
+
+# ---------------------------------------------------------------------- helpers
+
+_LITERALS = (NullValue, StringValue, NumberValue, BooleanValue)
+
+
+def _non_literal(value: Any, ptr: str) -> tuple[str, str] | None:
+    """The first part of `value` that is not a literal: (its pointer, its kind)."""
+    if isinstance(value, (InvalidValue,) + _LITERALS):
+        return None
+    if isinstance(value, ObjectValue):
+        for i, member in enumerate(value.members):
+            bad = _non_literal(member.value, f"{ptr}/members/{i}/value")
+            if bad:
+                return bad
+        return None
+    if isinstance(value, ArrayValue):
+        for i, item in enumerate(value.items):
+            bad = _non_literal(item, f"{ptr}/items/{i}")
+            if bad:
+                return bad
+        return None
+    return ptr, value.kind
+
+
+def _maybe_written(node: Any, name: str) -> bool:
+    """Whether the shape pass left out a key that may have been `name` (misspelt)."""
+    dropped = dropped_fields(node)
+    if not dropped:
+        return False
+    return name in dropped or bool(difflib.get_close_matches(name, [d.lower() for d in dropped], n=1, cutoff=0.6))
+
+
+def _index(outputs: list[TaskOutput], name: str) -> int:
+    for i, output in enumerate(outputs):
+        if output.name == name:
+            return i
+    return 0
+
+
+def _number_text(number: int | float) -> str:
+    text = repr(number)
+    return text if len(text) <= 30 else text[:27] + "..."
+
