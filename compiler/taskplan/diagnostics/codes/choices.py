@@ -7,10 +7,51 @@ register(
     CodeInfo(
         code="CHOICE_INVALID",
         family="choices",
-        owner="scope",
+        owner="structure",
         title="A planning choice is malformed",
         explanation=(
-            "A choice has a non-blank question, at least two alternatives with unique IDs, each a literal that fits the choice's type; `recommended` and `selected` name an alternative."
+            "A choice has a non-blank `question`, at least two alternatives with IDs unique within the "
+            "choice, each a literal (null, string, number, boolean, or an object or array of literals, "
+            "recursively: a choice is decided before anything runs); `recommended` and `selected` name one of"
+            " its alternatives. The diagnostic points at the offending field (the second of two equal "
+            "alternative IDs). That each alternative fits the choice's `type` is checked by the types pass. A"
+            " choice in error is not checked further."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Greet the customer in the chosen tone\n"
+            "      outputs:\n"
+            "        - {name: tone, value: {kind: choice, source: tone}}\n"
+            "choices:\n"
+            "  - id: tone\n"
+            "    question: Which tone should the greeting use?\n"
+            "    type: {kind: string, enum: [formal, friendly]}\n"
+            "    alternatives:\n"
+            "      - {id: formal, value: {kind: string, text: formal}}\n"
+            "      - {id: friendly, value: {kind: string, text: friendly}}\n"
+            "    recommended: casual\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Greet the customer in the chosen tone\n"
+            "      outputs:\n"
+            "        - {name: tone, value: {kind: choice, source: tone}}\n"
+            "choices:\n"
+            "  - id: tone\n"
+            "    question: Which tone should the greeting use?\n"
+            "    type: {kind: string, enum: [formal, friendly]}\n"
+            "    alternatives:\n"
+            "      - {id: formal, value: {kind: string, text: formal}}\n"
+            "      - {id: friendly, value: {kind: string, text: friendly}}\n"
+            "    recommended: friendly\n"
         ),
     )
 )

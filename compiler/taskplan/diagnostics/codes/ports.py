@@ -103,10 +103,45 @@ register(
     CodeInfo(
         code="TASK_PREDICATE_INVALID",
         family="ports and types",
-        owner="types",
+        owner="structure",
         title="A predicate is unknown or has the wrong number of operands",
         explanation=(
-            "`not` takes one operand; and, or, equal, not_equal, less, less_equal, greater, greater_equal take two."
+            "The predicates are `not` (one operand) and `and`, `or`, `equal`, `not_equal`, `less`, "
+            "`less_equal`, `greater`, `greater_equal` (two operands each). An unknown name is reported at "
+            "`predicate` with the closest one; a wrong number of operands at `items`. The operands' types are"
+            " checked by the types pass (TASK_PREDICATE_TYPE)."
+        ),
+        wrong=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: count, type: {kind: integer}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: check\n"
+            "      kind: value\n"
+            "      objective: Tell whether there is anything to review\n"
+            "      outputs:\n"
+            "        - name: empty\n"
+            "          value:\n"
+            "            kind: predicate\n"
+            "            predicate: equals\n"
+            "            items: [{kind: input, source: count}, {kind: number, number: 0}]\n"
+        ),
+        right=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: count, type: {kind: integer}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: check\n"
+            "      kind: value\n"
+            "      objective: Tell whether there is anything to review\n"
+            "      outputs:\n"
+            "        - name: empty\n"
+            "          value:\n"
+            "            kind: predicate\n"
+            "            predicate: equal\n"
+            "            items: [{kind: input, source: count}, {kind: number, number: 0}]\n"
         ),
     )
 )
@@ -139,10 +174,48 @@ register(
     CodeInfo(
         code="TASK_TRANSFORM_TYPE",
         family="ports and types",
-        owner="types",
+        owner="structure",
         title="A transform's resultType is not a strict closed object",
         explanation=(
-            "A transform's `resultType` is a non-empty closed object whose fields are all fully typed (no `any`), required or explicitly nullable, with no defaults."
+            "A transform's result is produced by a model under strict structured output, so its `resultType` "
+            "is a non-empty object whose fields are all fully typed (no `any`, at any depth), required or "
+            "explicitly `nullable: true`, and without defaults; nested objects follow the same rules. The "
+            "diagnostic points at the offending field (its `kind`, its `default`, or the field itself when it"
+            " is optional but not nullable). The transform's ports are then unknown."
+        ),
+        wrong=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: ticket, type: {kind: string}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: triage\n"
+            "      kind: transform\n"
+            "      objective: Classify the ticket by urgency\n"
+            "      inputs:\n"
+            "        - {name: ticket, value: {kind: input, source: ticket}}\n"
+            "      resultType:\n"
+            "        kind: object\n"
+            "        fields:\n"
+            "          - {name: urgency, type: {kind: string, enum: [low, high]}}\n"
+            "          - {name: reason, type: {kind: any}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: ticket, type: {kind: string}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: triage\n"
+            "      kind: transform\n"
+            "      objective: Classify the ticket by urgency\n"
+            "      inputs:\n"
+            "        - {name: ticket, value: {kind: input, source: ticket}}\n"
+            "      resultType:\n"
+            "        kind: object\n"
+            "        fields:\n"
+            "          - {name: urgency, type: {kind: string, enum: [low, high]}}\n"
+            "          - {name: reason, type: {kind: string}}\n"
         ),
     )
 )
@@ -151,10 +224,37 @@ register(
     CodeInfo(
         code="TASK_DEFAULT_REQUIRED",
         family="ports and types",
-        owner="types",
+        owner="structure",
         title="An optional input has no default",
         explanation=(
-            "An input with `required: false` needs a literal `default`."
+            "A workflow or group input with `required: false` may be left out by the caller, so it needs a "
+            "literal `default` that stands in for it (that the default fits the type is "
+            "TASK_DEFAULT_INVALID). The diagnostic points at the input. The input is still typed as declared."
+            " Optional fields inside an object type need no default."
+        ),
+        wrong=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: limit, type: {kind: integer}, required: false}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: echo\n"
+            "      kind: value\n"
+            "      objective: Pass the limit on\n"
+            "      outputs:\n"
+            "        - {name: limit, value: {kind: input, source: limit}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - {name: limit, type: {kind: integer}, required: false, default: {kind: number, number: 20}}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: echo\n"
+            "      kind: value\n"
+            "      objective: Pass the limit on\n"
+            "      outputs:\n"
+            "        - {name: limit, value: {kind: input, source: limit}}\n"
         ),
     )
 )

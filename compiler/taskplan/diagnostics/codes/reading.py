@@ -43,10 +43,33 @@ register(
     CodeInfo(
         code="PLAN_VERSION",
         family="reading",
-        owner="read",
+        owner="shape",
         title="The document's version is not 1",
         explanation=(
-            "A TaskPlan must declare `version: 1` (the integer). A document with another or no version is not checked further: its rules are unknown."
+            "A TaskPlan declares `version: 1`, the integer (not `\"1\"`, not `1.0`). A document with another "
+            "version, or none, gets this one diagnostic and nothing else: its rules are unknown, so checking "
+            "it further would only produce noise. The diagnostic points at `version` (at the document when it"
+            " is missing)."
+        ),
+        wrong=(
+            "version: 2\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
         ),
     )
 )
@@ -55,10 +78,47 @@ register(
     CodeInfo(
         code="PLAN_FIELD_UNKNOWN",
         family="reading",
-        owner="read",
+        owner="shape",
         title="A field that the object does not have",
         explanation=(
-            "Every TaskPlan object is closed: a field that is not part of the language is an error, usually a typo. The hint suggests the closest known field."
+            "Every TaskPlan object is closed: a field that is not part of the language is an error, usually a"
+            " typo or a field name from another tool. Field names are exact and case-sensitive (camelCase, as"
+            " on the wire). The diagnostic points at the key; the hint names the closest field of that "
+            "object. A field that belongs to another task or value kind is TASK_KIND_FIELD instead. The "
+            "object is still checked for everything else, but what the misspelt field would have said (a "
+            "dependency, an objective) is not assumed."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: title\n"
+            "      kind: value\n"
+            "      objective: Assemble the report title\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Weekly report}}\n"
+            "    - id: summary\n"
+            "      kind: value\n"
+            "      objective: Assemble the report summary\n"
+            "      dependson: [title]\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: All checks passed}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: title\n"
+            "      kind: value\n"
+            "      objective: Assemble the report title\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Weekly report}}\n"
+            "    - id: summary\n"
+            "      kind: value\n"
+            "      objective: Assemble the report summary\n"
+            "      dependsOn: [title]\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: All checks passed}}\n"
         ),
     )
 )
@@ -67,10 +127,39 @@ register(
     CodeInfo(
         code="PLAN_FIELD_REQUIRED",
         family="reading",
-        owner="read",
+        owner="shape",
         title="A required field is missing",
         explanation=(
-            "The object lacks a field that the language requires. The diagnostic points at the object that lacks it."
+            "The object lacks a field that the language requires: a task's `id`, an operation's `operation`, "
+            "an input's `type`, a named value's `value`, a value's `kind`, the document's `root`. `null` "
+            "means absent, so a required field written as null is missing too. The diagnostic points at the "
+            "object that lacks the field (at the key when it is written as null). When a misspelt key next to"
+            " it is reported as PLAN_FIELD_UNKNOWN, the missing field is not reported again."
+        ),
+        wrong=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - name: repo\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: echo\n"
+            "      kind: value\n"
+            "      objective: Pass the repository name on\n"
+            "      outputs:\n"
+            "        - {name: repo, value: {kind: input, source: repo}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "inputs:\n"
+            "  - name: repo\n"
+            "    type: {kind: string}\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: echo\n"
+            "      kind: value\n"
+            "      objective: Pass the repository name on\n"
+            "      outputs:\n"
+            "        - {name: repo, value: {kind: input, source: repo}}\n"
         ),
     )
 )
@@ -79,10 +168,35 @@ register(
     CodeInfo(
         code="PLAN_FIELD_TYPE",
         family="reading",
-        owner="read",
+        owner="shape",
         title="A field holds the wrong JSON type",
         explanation=(
-            "A field holds a value of the wrong JSON type: text where a number is expected, a mapping where a list is expected, a bare scalar where a tagged value object is expected. It is reported before any other rule looks at the field."
+            "A field holds a value of the wrong JSON type: text where a number is expected (`maxItems: "
+            "\"50\"`), a mapping where a list is expected, a float or a boolean where an integer is expected, a"
+            " number that is not finite, or a bare scalar where a tagged value object is expected (`value: "
+            "Hello` instead of `value: {kind: string, text: Hello}`). It is reported before any other rule "
+            "looks at the field, and points at the value itself. A value written as a bare scalar has an "
+            "unknown type: nothing that reads it is checked further."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: Hello}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
         ),
     )
 )
@@ -91,10 +205,35 @@ register(
     CodeInfo(
         code="PLAN_NAME_INVALID",
         family="reading",
-        owner="read",
+        owner="shape",
         title="The plan name is not a valid name",
         explanation=(
-            "The document's `name` must match ^[a-z0-9][a-z0-9-]{0,62}$: lower-case letters, digits and hyphens, starting with a letter or digit, at most 63 characters."
+            "The document's `name` must match ^[a-z0-9][a-z0-9-]{0,62}$: lower-case letters, digits and "
+            "hyphens, starting with a letter or digit, at most 63 characters; it names the workflow. A "
+            "written name is never normalised. Without a `name`, the plan is named after its file (up to the "
+            "first dot), lower-cased with other characters made hyphens."
+        ),
+        wrong=(
+            "version: 1\n"
+            "name: Greeting Plan\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "name: greeting-plan\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
         ),
     )
 )
