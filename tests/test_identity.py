@@ -379,6 +379,7 @@ def test_name_duplicates_in_every_kind_of_list():
                 alternatives:
                   - {id: a, value: {kind: string, text: a}}
                   - {id: a, value: {kind: string, text: b}}
+                  - {id: "a b", value: {kind: string, text: c}}
             """
         )
     )
@@ -392,13 +393,15 @@ def test_name_duplicates_in_every_kind_of_list():
         ("NAME_DUPLICATE", "/root/tasks/2/resultType/fields/1/type/fields/1/name"),
         ("NAME_DUPLICATE", "/root/outputs/1/name"),
         ("NAME_DUPLICATE", "/groups/0/inputs/1/name"),
-        ("NAME_DUPLICATE", "/choices/0/alternatives/1/id"),
+        # two alternatives with one ID are CHOICE_INVALID (the structure pass); the
+        # lexical rule still applies to alternative IDs
+        ("TASK_ID_INVALID", "/choices/0/alternatives/2/id"),
     ]
     d = r.diagnostics[0]
     assert d.related[0].location.pointer == "/inputs/0/name"
     assert "appears twice" in d.message
-    assert "alternative ID `a`" in r.diagnostics[-1].message
-    assert r.identity.bad_names >= {"/inputs/1/name", "/choices/0/alternatives/1/id"}
+    assert "alternative ID `a b` is not valid" in r.diagnostics[-1].message
+    assert r.identity.bad_names >= {"/inputs/1/name", "/choices/0/alternatives/2/id"}
 
 
 def test_same_name_in_different_lists_is_fine():

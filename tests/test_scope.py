@@ -1093,3 +1093,34 @@ def test_value_walker_yields_every_value_in_document_order():
     assert sites[6].scope.pointer == "/root/tasks/0/body"
     # the item read (TASK_ITEM_SCOPE here) is in the resolution table
     assert r.found == [("TASK_ITEM_SCOPE", "/root/tasks/0/body/tasks/0/outputs/0/value/items/0")]
+
+
+def test_a_misspelt_binding_is_one_diagnostic_not_two():
+    r = check(
+        plan(
+            """
+            version: 1
+            root:
+              tasks:
+                - id: c
+                  kind: call
+                  objective: O
+                  group: g
+                  inputs: [{name: mesage, value: {kind: string, text: x}}, {name: zzz, value: {kind: string, text: y}}]
+            groups:
+              - id: g
+                objective: O
+                inputs: [{name: message, type: {kind: string}}, {name: other, type: {kind: string}}]
+                body: {tasks: []}
+            """
+        )
+    )
+    # `mesage` is a misspelling of the unbound `message`: reported at the binding only;
+    # `other` is unbound and nothing explains it
+    assert r.found == [
+        ("TASK_GROUP_INPUTS", "/root/tasks/0/inputs"),
+        ("TASK_GROUP_INPUTS", "/root/tasks/0/inputs/0/name"),
+        ("TASK_GROUP_INPUTS", "/root/tasks/0/inputs/1/name"),
+    ]
+    assert "`other`" in r.diagnostics[0].message
+    assert r.diagnostics[1].hint == "did you mean `message`?"

@@ -149,9 +149,18 @@ class _Identity:
 
     # ---------------------------------------------------------------- names
 
-    def names(self, items: Any, list_ptr: str, what: str, *, lexical: bool = True, key: str = "name") -> None:
+    def names(
+        self,
+        items: Any,
+        list_ptr: str,
+        what: str,
+        *,
+        lexical: bool = True,
+        duplicates: bool = True,
+        key: str = "name",
+    ) -> None:
         """Names within one list: the lexical rule (unless `lexical` is False) and
-        NAME_DUPLICATE at every later occurrence."""
+        NAME_DUPLICATE at every later occurrence (unless `duplicates` is False)."""
         if not isinstance(items, list) or not items:
             return
         seen: dict[str, int] = {}
@@ -161,6 +170,8 @@ class _Identity:
                 continue
             if lexical and (not 0 < len(name) <= ID_MAX or name.strip(ID_CHARS)):
                 self.bad_name(f"{list_ptr}/{i}/{key}", name, what, key)
+                continue
+            if not duplicates:
                 continue
             first = seen.get(name)
             if first is None:
@@ -181,8 +192,8 @@ class _Identity:
 
     def duplicate_name(self, ptr: str, first: str, name: str, what: str, key: str) -> None:
         self.table.bad_names.add(ptr)
-        noun = f"{what} ID" if key == "id" else f"{what} name"
-        once = "an alternative ID appears once per choice" if key == "id" else "a name appears once per list"
+        noun = f"{what} name"
+        once = "a name appears once per list"
         self.reporter.report(
             "NAME_DUPLICATE",
             ptr,
@@ -299,7 +310,9 @@ class _Identity:
                 continue
             self.declare(choice.id, DECL_CHOICE, ptr, choice)
             self.type(choice.type, f"{ptr}/type")
-            self.names(choice.alternatives, f"{ptr}/alternatives", "alternative", key="id")
+            # alternative IDs follow the lexical rule; two alternatives with one ID are
+            # CHOICE_INVALID (taskplan.md, Choices), the structure pass's finding
+            self.names(choice.alternatives, f"{ptr}/alternatives", "alternative", duplicates=False, key="id")
             for i, alt in enumerate(choice.alternatives):
                 value = getattr(alt, "value", None)
                 if value is not None:

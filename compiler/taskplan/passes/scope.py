@@ -828,6 +828,8 @@ class _ScopePass:
         if "inputs" in dropped_fields(group.model):
             return  # the group's inputs had a shape error (reported): bindings cannot be judged
         bound: set[str] = set()
+        explained: set[str] = set()
+        """Required inputs an unknown binding is a misspelling of: reported once, there."""
         for i, b in enumerate(model.inputs):
             if not isinstance(b, TaskOutput) or not isinstance(b.name, str):
                 continue
@@ -837,6 +839,8 @@ class _ScopePass:
             bound.add(b.name)
             if b.name not in group.input_by_name:
                 found = self.suggest.closest(b.name, lambda: [d.name for d in group.inputs if d.usable])
+                if found is not None:
+                    explained.add(found)
                 declared = ", ".join(f"`{d.name}`" for d in group.inputs if d.usable) or "none"
                 rep.report(
                     "TASK_GROUP_INPUTS",
@@ -849,7 +853,7 @@ class _ScopePass:
         if "inputs" in dropped_fields(model):
             return  # the call's own bindings had a shape error (reported)
         for decl in group.inputs:
-            if not decl.usable or decl.name in bound or not decl.required:
+            if not decl.usable or decl.name in bound or decl.name in explained or not decl.required:
                 continue
             if group.input_by_name.get(decl.name) is not decl:
                 continue

@@ -146,10 +146,10 @@ register(
         explanation=(
             "Named values are lists of `{name, value}` (strict structured output allows no free-form "
             "maps), so a name could be written twice: workflow and group inputs, a task's outputs or "
-            "bindings, a scope's outputs, an object value's members, an object type's fields, and the "
-            "alternatives of a choice (by `id`). A name appears once per list; the same name in "
-            "different lists is fine. The diagnostic points at the second occurrence, with the first as"
-            " related location."
+            "bindings, a scope's outputs, an object value's members, an object type's fields. A name "
+            "appears once per list; the same name in different lists is fine. The diagnostic points at "
+            "the second occurrence, with the first as related location. (Two alternatives of a choice "
+            "with one ID are CHOICE_INVALID.)"
         ),
         wrong=(
             "version: 1\n"
