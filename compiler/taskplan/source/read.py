@@ -15,6 +15,7 @@ than `limits.max_depth` before anything deeper is built. See docs/decisions.md,
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -280,7 +281,15 @@ def _read(document: SourceDocument, fmt: Format, sink: Diagnostics, codes: ReadC
         from taskplan.source.json_reader import read_json as reader
     else:
         from taskplan.source.yaml_reader import read_yaml as reader
-    tree, root = reader(document.text, ctx)
+    # The readers allocate hundreds of thousands of small acyclic objects (spans, position
+    # nodes): the cyclic collector would walk them over and over for nothing.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tree, root = reader(document.text, ctx)
+    finally:
+        if collecting:
+            gc.enable()
     if ctx.syntax_failed:
         return None
     if ctx.failed:

@@ -160,7 +160,7 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
             if ec == 0:
                 sl, sc, el, ec = _fix_span(ctx, sl, sc, el, ec)
             span = _new(Span, (sl + 1, sc + 1, el + 1, ec + 1))
-            if event.anchor is not None or event.tag is not None:
+            if event.anchor is not None or event.ctag is not None:
                 refuse(event, span)
             value = event.value
             if is_map and top[6] is _NO_KEY:  # type: ignore[index]
@@ -204,7 +204,7 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
                 ctx.limit(ctx.lines.point(sl, sc), f"the document is nested more than {max_depth} levels deep",
                           "flatten the structure (or raise max_depth in the settings)", path=path())
                 raise _Stop()
-            if event.anchor is not None or event.tag is not None:
+            if event.anchor is not None or event.ctag is not None:
                 refuse(event, ctx.lines.point(sl, sc))
             if is_map and top[6] is _NO_KEY:  # type: ignore[index]
                 what = "mapping" if kind is MappingStartEvent else "sequence"
@@ -297,7 +297,14 @@ def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", s
             if ctx.exhausted:
                 raise _Stop()
             return None
-        return int(digits, 10 if kind == "int" else 8 if kind == "oct" else 16)
+        try:
+            return int(digits, 10 if kind == "int" else 8 if kind == "oct" else 16)
+        except ValueError:  # past Python's own digit limit (sys.set_int_max_str_digits)
+            ctx.limit(span, f"this integer has {count} digits; Python refuses to convert it",
+                      "use a smaller number, or quote it to make it a string", path=path())
+            if ctx.exhausted:
+                raise _Stop() from None
+            return None
     if kind == "float":
         number = float(value)
         if number == _INF or number == -_INF:
