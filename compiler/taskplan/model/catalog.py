@@ -114,10 +114,11 @@ def catalog_json_schema() -> dict[str, Any]:
 
 
 def catalog_json_schema_text() -> str:
-    """schemas/catalog.schema.json, byte for byte."""
+    """schemas/catalog.schema.json, byte for byte (sorted keys, 2-space indent, as the
+    other committed schemas)."""
     import json
 
-    return json.dumps(catalog_json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(catalog_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 if __name__ == "__main__":  # python -m taskplan.model.catalog > schemas/catalog.schema.json
