@@ -83,3 +83,15 @@ def test_byte_identical_whatever_the_input_order_and_utf8():
 
 def test_empty():
     assert json.loads(render([], files=3)) == {"diagnostics": [], "summary": {"errors": 0, "warnings": 0, "files": 3}}
+
+
+def test_one_diagnostic_per_line():
+    out = render([diag("a.yaml", i + 1, 1, message=f"line\nbreak {i}") for i in range(3)], files=1)
+    lines = out.splitlines()
+    assert lines[:2] == ["{", '  "diagnostics": [']
+    assert [json.loads(line.strip().rstrip(","))["message"] for line in lines[2:5]] == [
+        "line\nbreak 0",
+        "line\nbreak 1",
+        "line\nbreak 2",
+    ]
+    assert lines[5:] == ["  ],", '  "summary": {"errors": 3, "warnings": 0, "files": 1}', "}"]

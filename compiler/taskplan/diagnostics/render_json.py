@@ -6,9 +6,9 @@
 ```
 
 `files` is the number of documents checked. The diagnostics are sorted and
-deduplicated (`Diagnostics.sorted()`: file, line, column, code); fields keep the
-contract's order, non-ASCII text is written as is (UTF-8), and the output
-ends with a newline: the same diagnostics give the same bytes.
+deduplicated (`Diagnostics.sorted()`: file, line, column, code), one per line;
+fields keep the contract's order, non-ASCII text is written as is (UTF-8), and
+the output ends with a newline: the same diagnostics give the same bytes.
 """
 
 from __future__ import annotations
@@ -51,5 +51,13 @@ def render(
 ) -> str:
     """Render `diagnostics`, sorted and deduplicated. `documents`, `unreadable`, `color` and
     `noun` are part of every renderer's signature; JSON does not use them."""
-    ordered = sort_diagnostics(diagnostics)
-    return json.dumps(document(ordered, files=files), ensure_ascii=False, indent=2) + "\n"
+    data = document(sort_diagnostics(diagnostics), files=files)
+    # One diagnostic per line: readable, diff- and grep-friendly, and written by the C
+    # encoder (an `indent` would switch json to its pure-Python encoder).
+    items = ",\n".join(f"    {_dumps(item)}" for item in data["diagnostics"])
+    body = f"[\n{items}\n  ]" if items else "[]"
+    return f'{{\n  "diagnostics": {body},\n  "summary": {_dumps(data["summary"])}\n}}\n'
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))

@@ -193,8 +193,10 @@ def _snippet(
     ]
 
 
-def _expand(text: str) -> tuple[str, list[int]]:
+def _expand(text: str) -> tuple[str, list[int] | range]:
     """The text as shown, and the display cell of each code point (plus one past the end)."""
+    if text.isascii() and text.isprintable():  # the common case: one cell per code point
+        return text, range(len(text) + 1)
     out: list[str] = []
     offsets: list[int] = []
     col = 0
