@@ -7,7 +7,8 @@ to a pointer.
 
 The wire form
 -------------
-`null` anywhere means absent, and a field that belongs to another task or
+`null` anywhere means absent (except as a value's `kind`: YAML reads
+`{kind: null}` as a null, and that is the null literal), and a field that belongs to another task or
 value kind may be written empty (null, false, "", [], an all-empty mapping,
 or that field's default): the validators below drop those before a node is
 validated, so a wire-form document and the same document with its empty
@@ -435,12 +436,16 @@ def _wrap_value(value: Any, handler: ValidatorFunctionWrapHandler, info: Validat
             return handler(value)
         raise _not_object("value")
     kind = value.get("kind")
+    if kind is None and "kind" in value:
+        kind = "null"  # YAML's `{kind: null}` is the null literal, not an absent kind
     cls = _VALUE_CLASS.get(kind) if type(kind) is str else None
     if cls is None:
         if ctx is None:
             return handler(value)
         return ctx.unknown_kind("value", value)
     data = _normalize(value, _VALUE_OWN[kind], _VALUE_OTHER)
+    if kind == "null" and data.get("kind") is None:
+        data = {**data, "kind": "null"}
     validate = cls.__pydantic_validator__.validate_python
     try:
         return validate(data, context=info.context)

@@ -153,45 +153,44 @@ def _check_version(tree: dict, reporter: Reporter) -> bool:
 
 def _check_task_count(tree: dict, reporter: Reporter, limits: Limits) -> bool:
     """Count tasks (every depth, `always`, group bodies) in the raw tree, before
-    validating anything; report at the first task over the limit."""
+    validating anything; report at the first task over the limit, in document order."""
     limit = limits.max_tasks
     count = 0
-    stack: list[tuple[Any, tuple]] = [(tree.get("root"), ("root",))]
+    roots: list[tuple[bool, Any, tuple]] = [(False, tree.get("root"), ("root",))]
     groups = tree.get("groups")
     if type(groups) is list:
-        for i in range(len(groups) - 1, -1, -1):
-            group = groups[i]
-            if type(group) is dict:
-                stack.append((group.get("body"), ("groups", i, "body")))
+        roots += [(False, g.get("body"), ("groups", i, "body")) for i, g in enumerate(groups) if type(g) is dict]
+    stack = roots[::-1]  # (is a task, node, path); last in, first out: pre-order
     while stack:
-        scope, path = stack.pop()
-        if type(scope) is not dict:
-            continue
-        children: list[tuple[Any, tuple]] = []
-        for key in ("tasks", "always"):
-            tasks = scope.get(key)
-            if type(tasks) is not list:
-                continue
-            for i, task in enumerate(tasks):
+        is_task, node, path = stack.pop()
+        if type(node) is not dict:
+            if is_task:
                 count += 1
-                if count > limit:
-                    reporter.report(
-                        "PLAN_LIMIT",
-                        jp.from_path(path + (key, i)),
-                        f"the plan has more than {limit} tasks (the limit `max_tasks`)",
-                        hint="split the plan, or raise the limit in the compiler's settings",
-                    )
-                    return False
-                if type(task) is not dict:
-                    continue
-                for field in ("body", "otherwise"):
-                    if type(task.get(field)) is dict:
-                        children.append((task[field], path + (key, i, field)))
-                branches = task.get("branches")
-                if type(branches) is list:
-                    for b, branch in enumerate(branches):
-                        children.append((branch, path + (key, i, "branches", b)))
-        stack.extend(reversed(children))
+        elif not is_task:
+            items: list[tuple[bool, Any, tuple]] = []
+            for key in ("tasks", "always"):
+                tasks = node.get(key)
+                if type(tasks) is list:
+                    items += [(True, task, path + (key, i)) for i, task in enumerate(tasks)]
+            stack += items[::-1]
+            continue
+        else:
+            count += 1
+            children: list[tuple[bool, Any, tuple]] = [
+                (False, node[f], path + (f,)) for f in ("body", "otherwise") if type(node.get(f)) is dict
+            ]
+            branches = node.get("branches")
+            if type(branches) is list:
+                children += [(False, b, path + ("branches", j)) for j, b in enumerate(branches)]
+            stack += children[::-1]
+        if count > limit:
+            reporter.report(
+                "PLAN_LIMIT",
+                jp.from_path(path),
+                f"the plan has more than {limit} tasks (the limit `max_tasks`)",
+                hint="split the plan, or raise the limit in the compiler's settings",
+            )
+            return False
     return True
 
 
