@@ -361,7 +361,8 @@ _DEFAULT_HINT = "check the indentation, quotes and brackets at this place"
 _HINTS = (
     ("mapping values are not allowed", "a plain value cannot contain ': ': quote the value, or fix the indentation"),
     ("did not find expected key", "check the indentation: this line must line up with the keys of its mapping"),
-    ("did not find expected '-' indicator", "check the indentation: the items of a list must line up"),
+    ("did not find expected '-' indicator",
+     "check the indentation of this line: it must line up with the keys above it (or with the list's '-')"),
     ("could not find expected ':'", "a key must be followed by ':' (or quote the whole line if it is text)"),
     ("did not find expected ',' or ']'", "separate the items with ',' and close the list with ']'"),
     ("did not find expected ',' or '}'", "separate the members with ',' and close the mapping with '}'"),
