@@ -49,7 +49,6 @@ from taskplan.ir.checked import (
     iter_subvalues,
     task_value_slots,
 )
-from taskplan.model import plan as _plan_model
 from taskplan.model.plan import (
     CallTask,
     ChoiceValue,
@@ -70,21 +69,10 @@ from taskplan.model.plan import (
     TaskPlan,
     TaskScope,
     ValueTask,
+    dropped_fields,
+    is_broken,
     scopes_of,
 )
-
-
-def is_broken(node: Any) -> bool:
-    """A placeholder, a node with a shape error in its own fields, or one a pass marked
-    broken (taskplan.model.plan.is_broken, when the shape pass provides it)."""
-    check = getattr(_plan_model, "is_broken", None)
-    return check(node) if check is not None else isinstance(node, InvalidTask)
-
-
-def dropped_fields(node: Any) -> frozenset[str]:
-    """The fields the shape pass left at their defaults because they were in error."""
-    check = getattr(_plan_model, "dropped_fields", None)
-    return check(node) if check is not None else frozenset()
 
 
 SUGGESTION_BUDGET = 200_000
