@@ -97,6 +97,11 @@ class _Representer(SafeRepresenter):
     """The safe representer with our own str, float and dict rules (a subclass, so that
     ruamel's global SafeRepresenter stays as it is for everyone else)."""
 
+    def ignore_aliases(self, data: Any) -> bool:
+        # The same object twice (a schema shared by two steps) is written out twice:
+        # the dialect, like every reader we accept, refuses anchors and aliases.
+        return True
+
 
 _Representer.add_representer(str, _represent_str)
 _Representer.add_representer(float, _represent_float)
