@@ -1,0 +1,331 @@
+"""The PlanningGraph: the compiler's IR between the typed plan and workflow YAML.
+
+A graph is a set of workflows (the root scope is `main`; every child scope and
+group body is a workflow of its own), each with typed inputs, steps, cleanup
+steps (`finally`) and outputs. Steps carry their fields as data trees whose
+leaves are `Expr` (an expression of the dialect, without `${}`), `Literal`
+(data that is never evaluated), or plain JSON scalars (literal too). Every step
+remembers its `source` (a pointer into the TaskPlan) and its structural `key`,
+the business identity its generated ID is a function of.
+
+Invariants (`check()`): step IDs are unique per workflow; every `data.steps.X`
+an expression reads names a step that runs earlier in the same workflow (or,
+in `finally`, any step of `steps`); every called workflow exists; the
+entrypoint exists. `to_data()` gives the plain data the emitter writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from taskplan.workflow import dialect
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+# A step reference, or a string literal (consumed whole, so that text inside it is never taken for a reference).
+_STEP_REF_RE = re.compile(r'data\.steps(?:\.([A-Za-z0-9_-]+)|\["((?:[^"\\]|\\.)*)"\])|"(?:[^"\\]|\\.)*"')
+
+
+class Expr:
+    """An expression of the dialect (the text between `${` and `}`)."""
+
+    __slots__ = ("text", "simple")
+
+    def __init__(self, text: str, simple: bool = True):
+        self.text = text
+        self.simple = simple
+        """A path, literal or call: needs no parentheses as an operand."""
+
+    def __repr__(self) -> str:
+        return f"Expr({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Expr) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def render(self) -> str:
+        return "${" + self.text + "}"
+
+    def operand(self) -> str:
+        return self.text if self.simple else f"({self.text})"
+
+
+class Literal:
+    """A literal data tree from the plan or the catalog: emitted so that nothing in it
+    is ever evaluated (dialect.escape_literal)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Literal({self.value!r})"
+
+
+def segment(name: str | int) -> str:
+    """A path segment: `.name` when the name is plain, else `["name"]`; `[n]` for an index."""
+    if isinstance(name, int):
+        return f"[{name}]"
+    return f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
+
+
+def path(base: str, *names: str | int) -> Expr:
+    return Expr(base + "".join(segment(n) for n in names))
+
+
+def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
+    """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
+    key = f".{step_id}" if _NAME_RE.match(step_id) else f'["{step_id}"]'
+    return path(f"data.steps{key}.{field_name}", *names)
+
+
+def input_path(name: str, *names: str | int) -> Expr:
+    key = f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name)}]"
+    return path(f"data.inputs{key}", *names)
+
+
+def literal_expr(value: Any) -> Expr:
+    """A JSON scalar as an expression literal (strings are quoted: never evaluated)."""
+    if value is None:
+        return Expr("null")
+    if value is True:
+        return Expr("true")
+    if value is False:
+        return Expr("false")
+    if isinstance(value, str):
+        return Expr(json.dumps(value, ensure_ascii=False))
+    return Expr(repr(value) if isinstance(value, float) else str(value))
+
+
+@dataclass(slots=True, eq=False)
+class Step:
+    id: str
+    type: str
+    source: str
+    """The TaskPlan pointer this step was compiled from."""
+    fields: dict[str, Any]
+    """The step's own fields (after id/type/source/when), in emission order."""
+    key: tuple[str, ...]
+    """The structural key: (task or scope ID, role...). The generated ID is a function of it."""
+    when: Expr | None = None
+    title: str | None = None
+
+    @property
+    def generated(self) -> bool:
+        return self.id.startswith("__")
+
+
+@dataclass(slots=True, eq=False)
+class WorkflowInput:
+    schema: dict[str, Any]
+    required: bool = True
+    default: Any = None
+    has_default: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class WorkflowOutput:
+    expr: Expr
+    schema: dict[str, Any] | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Workflow:
+    name: str
+    source: str
+    """The TaskPlan pointer of the scope (or group) it was compiled from."""
+    inputs: dict[str, WorkflowInput] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    finally_: list[Step] = field(default_factory=list)
+    outputs: dict[str, WorkflowOutput] = field(default_factory=dict)
+
+
+@dataclass(slots=True, eq=False)
+class PlanningGraph:
+    name: str
+    plan_path: str
+    digest: str
+    entrypoint: str = "main"
+    choices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Choice ID -> {selected, auto}: how each choice the plan reads was resolved."""
+    workflows: dict[str, Workflow] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- queries
+
+    def source_map(self) -> dict[tuple[str, str], str]:
+        """(workflow, step ID) -> the TaskPlan pointer it came from."""
+        out: dict[tuple[str, str], str] = {}
+        for wf in self.workflows.values():
+            for step in wf.steps + wf.finally_:
+                out[(wf.name, step.id)] = step.source
+        return out
+
+    def steps(self) -> list[tuple[Workflow, Step]]:
+        return [(wf, s) for wf in self.workflows.values() for s in wf.steps + wf.finally_]
+
+    # -------------------------------------------------------------- invariants
+
+    def check(self) -> list[str]:
+        """Violations of the graph's invariants (empty when sound): a lowering bug otherwise."""
+        problems: list[str] = []
+        if self.entrypoint not in self.workflows:
+            problems.append(f"entrypoint `{self.entrypoint}` is not a workflow")
+        for wf in self.workflows.values():
+            seen: set[str] = set()
+            for section, steps in (("steps", wf.steps), ("finally", wf.finally_)):
+                for step in steps:
+                    if step.id in seen:
+                        problems.append(f"{wf.name}: step `{step.id}` appears twice")
+                    for ref in _step_refs(step):
+                        if ref not in seen:
+                            problems.append(f"{wf.name}: step `{step.id}` reads `{ref}` before it runs")
+                    for target in _calls(step):
+                        if target not in self.workflows:
+                            problems.append(f"{wf.name}: step `{step.id}` calls unknown workflow `{target}`")
+                    seen.add(step.id)
+            for name, out in wf.outputs.items():
+                for ref in _refs_in(out.expr):
+                    if ref not in seen:
+                        problems.append(f"{wf.name}: output `{name}` reads unknown step `{ref}`")
+        return problems
+
+    # ------------------------------------------------------------------- data
+
+    def to_data(self) -> dict[str, Any]:
+        """The workflow document as plain data, in emission order."""
+        return {
+            "version": dialect.VERSION,
+            "name": self.name,
+            "entrypoint": self.entrypoint,
+            "source": {"plan": self.plan_path, "digest": self.digest},
+            **({"choices": {k: dict(v) for k, v in self.choices.items()}} if self.choices else {}),
+            "workflows": {name: _workflow_data(wf) for name, wf in self.workflows.items()},
+        }
+
+    def dump(self) -> str:
+        """A readable outline, for debugging."""
+        lines = [f"graph {self.name} (entrypoint {self.entrypoint})"]
+        for wf in self.workflows.values():
+            lines.append(f"  workflow {wf.name} <- {wf.source}")
+            if wf.inputs:
+                lines.append("    inputs: " + ", ".join(wf.inputs))
+            for section, steps in (("step", wf.steps), ("finally", wf.finally_)):
+                for s in steps:
+                    guard = f" when {s.when.text}" if s.when is not None else ""
+                    lines.append(f"    {section} {s.id}: {s.type} <- {s.source}{guard}")
+            if wf.outputs:
+                lines.append("    outputs: " + ", ".join(wf.outputs))
+        return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def render_tree(tree: Any) -> Any:
+    """A data tree as emitted: Expr -> `${...}`, literal strings escaped."""
+    if isinstance(tree, Expr):
+        return tree.render()
+    if isinstance(tree, Literal):
+        return dialect.escape_literal(tree.value)
+    if isinstance(tree, str):
+        return dialect.escape_literal(tree)
+    if isinstance(tree, dict):
+        return {k: render_tree(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [render_tree(v) for v in tree]
+    return tree
+
+
+def _step_data(step: Step) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": step.id, "type": step.type}
+    if step.title:
+        out["title"] = step.title
+    out["source"] = step.source
+    if step.when is not None:
+        out["when"] = step.when.render()
+    for name, value in step.fields.items():
+        out[name] = _field_data(name, value)
+    return out
+
+
+_VERBATIM = {"schema", "path", "template", "max_items", "max_concurrency", "call", "workflow", "required", "effect"}
+"""Fields that are not data trees: taken as written."""
+
+
+def _field_data(name: str, value: Any) -> Any:
+    if name in _VERBATIM:
+        return value
+    if name in ("branches", "cases"):
+        return [{k: (render_tree(v) if k in ("input", "when") else v) for k, v in item.items()} for item in value]
+    if name == "default" and isinstance(value, dict):
+        return {k: (render_tree(v) if k == "input" else v) for k, v in value.items()}
+    return render_tree(value)
+
+
+def _workflow_data(wf: Workflow) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if wf.inputs:
+        inputs: dict[str, Any] = {}
+        for name, inp in wf.inputs.items():
+            entry: dict[str, Any] = {"type": inp.schema}
+            if inp.has_default:
+                entry["required"] = False
+                entry["default"] = dialect.escape_literal(inp.default)
+            elif not inp.required:
+                entry["required"] = False
+            inputs[name] = entry
+        out["inputs"] = inputs
+    out["steps"] = [_step_data(s) for s in wf.steps]
+    if wf.finally_:
+        out["finally"] = [_step_data(s) for s in wf.finally_]
+    if wf.outputs:
+        out["outputs"] = {
+            name: ({"type": o.schema} if o.schema is not None else {}) | {"expr": o.expr.render()}
+            for name, o in wf.outputs.items()
+        }
+    return out
+
+
+def _walk_exprs(value: Any):
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _walk_exprs(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk_exprs(v)
+
+
+def _refs_in(expr: Expr) -> list[str]:
+    out = []
+    for m in _STEP_REF_RE.finditer(expr.text):
+        if m.group(1) is not None:
+            out.append(m.group(1))
+        elif m.group(2) is not None:
+            out.append(json.loads(f'"{m.group(2)}"'))
+    return out
+
+
+def _step_refs(step: Step) -> list[str]:
+    refs: list[str] = []
+    if step.when is not None:
+        refs.extend(_refs_in(step.when))
+    for e in _walk_exprs(step.fields):
+        refs.extend(_refs_in(e))
+    return refs
+
+
+def _calls(step: Step) -> list[str]:
+    f = step.fields
+    out = [f[k] for k in ("call", "workflow") if isinstance(f.get(k), str)]
+    for k in ("branches", "cases"):
+        out.extend(item["call"] for item in f.get(k, ()) if "call" in item)
+    if isinstance(f.get("default"), dict) and "call" in f["default"]:
+        out.append(f["default"]["call"])
+    return out

@@ -1,0 +1,714 @@
+"""The lower pass: a clean TypedPlan -> PlanningGraph (workflow.md, Lowering recipes).
+
+Runs only on a plan that checked clean. Choices are resolved first (the
+selection, or the recommendation in auto mode, recorded in the graph);
+a choice the plan reads with no selection is CHOICE_REQUIRED, the one
+diagnostic this pass owns.
+
+Workflows: the root scope is `main`; a child scope is `<task>.body`,
+`<task>.otherwise` or `<task>.branch<i>`; a group body is `<group>.group`.
+A child workflow's inputs are its captures: each captured task's whole result
+container (so checks of optional ports stay at the consumer), each captured
+workflow or group input, and the enclosing foreach's `item`/`index`.
+
+Generated step IDs are `__<task>.<role>...`: built from business names (task
+IDs, binding, output and member names) and structural roles, never from a
+counter over the plan, so an edit to one task renames nothing elsewhere. A name
+that is not a plain segment, and any two generated IDs that would collide, get
+a short stable hash of their structural key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from taskplan.diagnostics import Reporter
+from taskplan.ir.checked import ChoiceNode, InputDecl, ScopeNode, ScopeRole, TaskNode
+from taskplan.ir.graph import (
+    Expr,
+    Literal,
+    PlanningGraph,
+    Step,
+    Workflow,
+    WorkflowInput,
+    WorkflowOutput,
+    input_path,
+    literal_expr,
+    step_path,
+)
+from taskplan.ir.typed import TypedPlan
+from taskplan.model import btype as bt
+from taskplan.model.btype import BType
+from taskplan.model.plan import (
+    ArrayValue,
+    BooleanValue,
+    CallTask,
+    ChoiceValue,
+    ConditionalTask,
+    FieldValue,
+    ForeachTask,
+    IndexValue,
+    InputValue,
+    ItemValue,
+    JsonValue,
+    NullValue,
+    NumberValue,
+    ObjectValue,
+    OperationTask,
+    OutputValue,
+    ParallelTask,
+    PredicateValue,
+    PresentValue,
+    SequenceTask,
+    StringValue,
+    TaskOutput,
+    TransformTask,
+    ValueTask,
+    effective_name,
+)
+
+TRANSFORM_TEMPLATE = (
+    "You are one step of an automated workflow.\n"
+    "Objective: {{ objective }}\n"
+    "\n"
+    "Inputs, as JSON:\n"
+    "{{ inputs }}\n"
+    "\n"
+    "Answer with one JSON object that matches the response schema exactly.\n"
+)
+"""The fixed prompt of every transform: the compiler owns it; plan text only ever
+enters through `values` (data, never template syntax)."""
+
+_SEGMENT_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+_COMPARATORS = {
+    "equal": "==",
+    "not_equal": "!=",
+    "less": "<",
+    "less_equal": "<=",
+    "greater": ">",
+    "greater_equal": ">=",
+}
+
+
+def short_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:6]
+
+
+def clean_segment(name: str) -> str:
+    """`name` as an ID segment ([A-Za-z0-9_-]+); anything else gets a stable hash."""
+    if _SEGMENT_RE.match(name):
+        return name
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "_", name).strip("_") or "x"
+    return f"{cleaned}-h{short_hash(name)}"
+
+
+def generated_id(*parts: str) -> str:
+    return "__" + ".".join(clean_segment(p) for p in parts)
+
+
+def literal_value(v: Any) -> Any:
+    """The plain JSON of a literal TaskValue."""
+    if isinstance(v, StringValue):
+        return v.text
+    if isinstance(v, NumberValue):
+        return v.number
+    if isinstance(v, BooleanValue):
+        return v.boolean
+    if isinstance(v, NullValue):
+        return None
+    if isinstance(v, ObjectValue):
+        return {m.name: literal_value(m.value) for m in v.members}
+    if isinstance(v, ArrayValue):
+        return [literal_value(i) for i in v.items]
+    raise ValueError(f"not a literal: {v!r}")
+
+
+def strict_schema(t: BType | None) -> dict[str, Any]:
+    """The strict structured-output schema of a transform's result: every object closed
+    with every property required; an optional field becomes nullable instead."""
+    if t is None:
+        return {}
+    if t.kind != "object":
+        if t.kind == "array":
+            out = bt.to_json_schema(t)
+            out["items"] = strict_schema(t.items)
+            return out
+        return bt.to_json_schema(t)
+    props = {}
+    for f in t.fields:
+        ft = f.type if f.required else f.type.with_nullable(True)
+        props[f.name] = strict_schema(ft)
+    out: dict[str, Any] = {"type": ["object", "null"] if t.nullable else "object"}
+    if t.description:
+        out["description"] = t.description
+    out["properties"] = props
+    out["required"] = [f.name for f in t.fields]
+    out["additionalProperties"] = False
+    return out
+
+
+def schema_of(t: BType | None) -> dict[str, Any]:
+    return bt.to_json_schema(t) if t is not None else {}
+
+
+def resolve_choices(
+    typed: TypedPlan, reporter: Reporter, selections: Mapping[str, str], auto: bool
+) -> dict[ChoiceNode, tuple[str, bool]] | None:
+    """Choice -> (selected alternative, chosen by auto mode), for every choice the plan
+    reads; None when one has no selection (CHOICE_REQUIRED reported)."""
+    out: dict[ChoiceNode, tuple[str, bool]] = {}
+    ok = True
+    for c in typed.checked.choices:
+        if not c.reads or c.duplicate:
+            continue
+        m = c.model
+        selected = selections.get(c.id) or getattr(m, "selected", None)
+        if selected is not None:
+            out[c] = (selected, False)
+        elif auto and getattr(m, "recommended", None):
+            out[c] = (m.recommended, True)
+        else:
+            ok = False
+            alternatives = [a.id for a in m.alternatives]
+            reporter.report(
+                "CHOICE_REQUIRED",
+                c.pointer,
+                f"choice `{c.id}` has no selection: {getattr(m, 'question', '') or 'it must be decided'}",
+                subject={"choice": c.id},
+                hint=f"select one with `--choose {c.id}=<{'|'.join(alternatives)}>`"
+                + (f", or take the recommendation (`{m.recommended}`) with `--auto`" if m.recommended else ""),
+            )
+    return out if ok else None
+
+
+def lower(
+    typed: TypedPlan,
+    reporter: Reporter,
+    choices: Mapping[ChoiceNode, tuple[str, bool]],
+) -> PlanningGraph:
+    return _Lowerer(typed, reporter, choices).run()
+
+
+class _Site:
+    """Where the helper steps of one consumer go: its workflow list, its ID prefix,
+    its source pointer and its guard."""
+
+    __slots__ = ("prefix", "out", "when", "source", "ids")
+
+    def __init__(
+        self, prefix: tuple[str, ...], out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple]
+    ):
+        self.prefix = prefix
+        self.out = out
+        self.when = when
+        self.source = source
+        self.ids = ids
+        """The workflow's step IDs so far -> their structural keys (one registry per workflow)."""
+
+    def claim(self, step_id: str, key: tuple) -> str:
+        """`step_id`, or, when another structural key already holds it in this workflow,
+        `step_id` with a short stable hash of `key` (never a position)."""
+        holder = self.ids.get(step_id)
+        if holder is not None and holder != key:
+            step_id = f"{step_id}-h{short_hash(repr(key))}"
+        self.ids[step_id] = key
+        return step_id
+
+
+class _Lowerer:
+    def __init__(self, typed: TypedPlan, reporter: Reporter, choices: Mapping[ChoiceNode, tuple[str, bool]]):
+        self.tp = typed
+        self.cp = typed.checked
+        doc = reporter.document
+        self.graph = PlanningGraph(
+            name=effective_name(self.cp.plan, doc.path), plan_path=doc.path, digest=doc.digest
+        )
+        self.choice_values: dict[ChoiceNode, Any] = {}
+        for c, (alt_id, auto) in choices.items():
+            self.graph.choices[c.id] = {"selected": alt_id, "auto": auto}
+            for alt in c.model.alternatives:
+                if alt.id == alt_id:
+                    self.choice_values[c] = literal_value(alt.value)
+        self.wf_names: dict[ScopeNode, str] = {}
+        self.cap_names: dict[ScopeNode, dict[tuple, str]] = {}
+
+    # ================================================================= driver
+
+    def run(self) -> PlanningGraph:
+        cp = self.cp
+        self.wf_names[cp.root] = "main"
+        for scope in cp.scopes:
+            if scope is cp.root:
+                continue
+            if scope.role is ScopeRole.GROUP_BODY:
+                self.wf_names[scope] = f"{scope.owner.id}.group"
+            elif scope.role is ScopeRole.BRANCH:
+                self.wf_names[scope] = f"{scope.owner.id}.branch{scope.branch}"
+            elif scope.role is ScopeRole.OTHERWISE:
+                self.wf_names[scope] = f"{scope.owner.id}.otherwise"
+            else:
+                self.wf_names[scope] = f"{scope.owner.id}.body"
+        for scope in cp.scopes:  # document order: main, nested scopes, group bodies
+            if scope.role is ScopeRole.GROUP_BODY and not scope.owner.calls:
+                continue  # a group nobody calls compiles to nothing
+            self.graph.workflows[self.wf_names[scope]] = self._workflow(scope)
+        return self.graph
+
+    # ============================================================== workflows
+
+    def _workflow(self, scope: ScopeNode) -> Workflow:
+        wf = Workflow(self.wf_names[scope], scope.pointer)
+        ids: dict[str, tuple] = {}
+        self._inputs(scope, wf)
+        for t in scope.order:
+            self._task(t, scope, _Site((t.id,), wf.steps, None, t.pointer, ids))
+        for t in scope.always_order:
+            guard = self._guard(t, scope)
+            self._task(t, scope, _Site((t.id,), wf.finally_, guard, t.pointer, ids))
+        prefix = self._scope_prefix(scope)
+        outputs_types = self.tp.scope_outputs.get(scope, {})
+        seen: set[str] = set()
+        for o in scope.outputs:
+            if o.name in seen:
+                continue
+            seen.add(o.name)
+            site = _Site(prefix, wf.steps, None, o.pointer, ids)
+            tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", o.name))
+            expr = self._as_expr(tree, site, ("out", o.name))
+            wf.outputs[o.name] = WorkflowOutput(expr, schema_of(outputs_types.get(o.name)))
+        return wf
+
+    def _scope_prefix(self, scope: ScopeNode) -> tuple[str, ...]:
+        return tuple(self.wf_names[scope].split("."))
+
+    def _inputs(self, scope: ScopeNode, wf: Workflow) -> None:
+        if scope is self.cp.root:
+            for decl in self.cp.inputs:
+                wf.inputs[decl.name] = self._declared_input(decl)
+            return
+        if scope.role is ScopeRole.GROUP_BODY:
+            for decl in scope.owner.inputs:
+                wf.inputs[decl.name] = self._declared_input(decl)
+            return
+        for key, name in self._captures(scope).items():
+            wf.inputs[name] = WorkflowInput(self._capture_schema(key))
+
+    def _declared_input(self, decl: InputDecl) -> WorkflowInput:
+        schema = schema_of(self.tp.inputs.get(decl))
+        m = decl.model
+        if m.default is not None:
+            return WorkflowInput(schema, False, literal_value(m.default), True)
+        return WorkflowInput(schema, bool(m.required))
+
+    def _captures(self, scope: ScopeNode) -> dict[tuple, str]:
+        """What a child workflow takes as inputs: key -> input name. Keys:
+        ("task", TaskNode), ("input", InputDecl), ("item"|"index", foreach TaskNode)."""
+        names = self.cap_names.get(scope)
+        if names is not None:
+            return names
+        readable: dict[tuple, str] = {}
+        for cap in scope.captures.values():
+            if cap.kind in ("output", "present"):
+                key, name = ("task", cap.target), cap.target.id
+            elif cap.kind == "input":
+                key, name = ("input", cap.target), cap.target.name
+            else:
+                key, name = (cap.kind, cap.target), cap.kind
+            readable.setdefault(key, name)
+        counts: dict[str, int] = {}
+        for name in readable.values():
+            counts[name] = counts.get(name, 0) + 1
+        names = {}
+        for key, name in readable.items():
+            if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
+                name = f"{name}-h{short_hash(_key_text(key))}"
+            names[key] = name
+        self.cap_names[scope] = names
+        return names
+
+    def _capture_schema(self, key: tuple) -> dict[str, Any]:
+        kind, target = key
+        if kind == "task":
+            tt = self.tp.tasks.get(target)
+            return schema_of(tt.whole if tt is not None else None)
+        if kind == "input":
+            return schema_of(self.tp.inputs.get(target))
+        if kind == "index":
+            return {"type": "integer"}
+        items = self.tp.values.get(f"{target.pointer}/items")
+        return schema_of(items.items if items is not None and items.kind == "array" else None)
+
+    def _call_input(self, child: ScopeNode, scope: ScopeNode) -> dict[str, Any]:
+        """The inputs a call from `scope` passes to the child workflow of `child`."""
+        out: dict[str, Any] = {}
+        for key, name in self._captures(child).items():
+            kind, target = key
+            if kind == "task":
+                out[name] = self._container(target, scope)
+            elif kind == "input":
+                out[name] = self._input_ref(target, scope)
+            elif kind == "item":
+                out[name] = self._item_ref(target, scope, "item")
+            else:
+                out[name] = self._item_ref(target, scope, "index")
+        return out
+
+    # ============================================================= references
+
+    def _local(self, t: TaskNode, scope: ScopeNode) -> bool:
+        return t.scope is scope
+
+    def _container(self, t: TaskNode, scope: ScopeNode) -> Any:
+        """The whole result of task `t`, read from `scope`: an Expr, or (for parallel and
+        foreach, whose ports come from several steps) an object of Exprs."""
+        if not self._local(t, scope):
+            return input_path(self._captures(scope)[("task", t)])
+        m = t.model
+        if isinstance(m, OperationTask):
+            return step_path(t.id, "result")
+        if isinstance(m, (ValueTask, TransformTask)):
+            return step_path(t.id, "value")
+        if isinstance(m, (SequenceTask, CallTask, ConditionalTask)):
+            return step_path(t.id, "outputs")
+        ports = self.tp.tasks[t].ports or {}
+        return {p: self._local_port(t, p) for p in ports}
+
+    def _local_port(self, t: TaskNode, port: str) -> Expr:
+        m = t.model
+        if isinstance(m, OperationTask):
+            return step_path(t.id, "result", port)
+        if isinstance(m, (ValueTask, TransformTask)):
+            return step_path(t.id, "value", port)
+        if isinstance(m, (SequenceTask, CallTask)):
+            return step_path(t.id, "outputs", port)
+        if isinstance(m, ConditionalTask):
+            return step_path(generated_id(t.id, "merge", port), "value")
+        if isinstance(m, ForeachTask):
+            return step_path(generated_id(t.id, "collect", port), "value")
+        if isinstance(m, ParallelTask):
+            for i, branch in enumerate(t.children):
+                if any(o.name == port for o in branch.outputs):
+                    return step_path(t.id, "branches", i, port)
+        raise AssertionError(f"no port {port!r} on {t!r}")
+
+    def _presence(self, t: TaskNode, scope: ScopeNode) -> Expr:
+        if not self._local(t, scope):
+            return input_path(self._captures(scope)[("task", t)])
+        m = t.model
+        if isinstance(m, OperationTask):
+            return step_path(t.id, "result")
+        if isinstance(m, (ValueTask, TransformTask)):
+            return step_path(t.id, "value")
+        if isinstance(m, ParallelTask):
+            return step_path(t.id, "branches")
+        if isinstance(m, ForeachTask):
+            return step_path(t.id, "results")
+        return step_path(t.id, "outputs")
+
+    def _input_ref(self, decl: InputDecl, scope: ScopeNode) -> Expr:
+        native = scope is self.cp.root if decl.group is None else scope is decl.group.body
+        if native:
+            return input_path(decl.name)
+        return input_path(self._captures(scope)[("input", decl)])
+
+    def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
+        if scope is foreach.child(ScopeRole.FOREACH_BODY):
+            return Expr(f"data.{kind}")
+        return input_path(self._captures(scope)[(kind, foreach)])
+
+    def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
+        """A cleanup task runs only when every producer it reads has produced a result."""
+        producers = [d.task for d in t.deps.values() if d.reads]
+        if not producers:
+            return None
+        parts = [f"present({self._presence(p, scope).text})" for p in producers]
+        return Expr(" and ".join(parts), simple=len(parts) == 1)
+
+    # ================================================================= values
+
+    def _value(self, v: Any, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
+        """Value `v` as a data tree (leaves: Expr, Literal, JSON scalars)."""
+        if isinstance(v, StringValue):
+            return Literal(v.text)
+        if isinstance(v, (NumberValue, BooleanValue, NullValue)):
+            return literal_value(v)
+        if isinstance(v, ObjectValue):
+            return {
+                m.name: self._value(m.value, f"{ptr}/members/{i}/value", scope, site, label + (m.name,))
+                for i, m in enumerate(v.members)
+            }
+        if isinstance(v, ArrayValue):
+            return [
+                self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),))
+                for i, item in enumerate(v.items)
+            ]
+        if isinstance(v, ChoiceValue):
+            target = self.cp.resolutions[ptr].target
+            return Literal(self.choice_values[target])
+        if isinstance(v, InputValue):
+            return self._input_ref(self.cp.resolutions[ptr].target, scope)
+        if isinstance(v, (ItemValue, IndexValue)):
+            return self._item_ref(self.cp.resolutions[ptr].target, scope, v.kind)
+        if isinstance(v, PresentValue):
+            target = self.cp.resolutions[ptr].target
+            return Expr(f"present({self._presence(target, scope).text})")
+        if isinstance(v, OutputValue):
+            return self._output(v, ptr, scope, site, label)
+        if isinstance(v, FieldValue):
+            return self._field(v, ptr, scope, site, label)
+        if isinstance(v, JsonValue):
+            inner = self._value(v.items[0], f"{ptr}/items/0", scope, site, label + ("0",))
+            return Expr(f"json({self._as_expr(inner, site, label + ('json',)).text})")
+        if isinstance(v, PredicateValue):
+            return self._predicate(v, ptr, scope, site, label)
+        raise AssertionError(f"cannot lower {v!r}")  # a clean plan has no other value
+
+    def _output(self, v: OutputValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
+        t = self.cp.resolutions[ptr].target
+        if v.port is None:
+            return self._container(t, scope)
+        tt = self.tp.tasks[t]
+        if v.port in tt.optional_ports:
+            # an optional port: a checked projection at the consumer
+            return self._project(self._container(t, scope), [v.port], self.tp.values.get(ptr), site, label, ptr)
+        if self._local(t, scope):
+            return self._local_port(t, v.port)
+        return input_path(self._captures(scope)[("task", t)], v.port)
+
+    def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
+        """A (nested) field selection: one checked projection of the whole path."""
+        names: list[str] = []
+        cur, cur_ptr = v, ptr
+        while isinstance(cur, FieldValue):
+            names.insert(0, cur.port)
+            cur, cur_ptr = cur.items[0], f"{cur_ptr}/items/0"
+        base: Any
+        if isinstance(cur, OutputValue) and cur.port is not None:
+            t = self.cp.resolutions[cur_ptr].target
+            container = self._container(t, scope)
+            if isinstance(container, Expr):
+                base, names = container, [cur.port] + names
+            else:
+                base = self._local_port(t, cur.port)
+        else:
+            base = self._value(cur, cur_ptr, scope, site, label + ("of",))
+        return self._project(base, names, self.tp.values.get(ptr), site, label, ptr)
+
+    def _project(
+        self, base: Any, names: list[str], t: BType | None, site: _Site, label: tuple[str, ...], source: str
+    ) -> Expr:
+        from_expr = self._as_expr(base, site, label + ("from",))
+        key = ("project",) + site.prefix + label
+        step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
+        site.out.append(
+            Step(
+                step_id,
+                "value.project",
+                source,
+                {"from": from_expr, "path": list(names), "schema": schema_of(t), "required": True},
+                key=key,
+                when=site.when,
+            )
+        )
+        return step_path(step_id, "value")
+
+    def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
+        ops = [
+            self._as_expr(self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),)), site, label + (str(i),))
+            for i, item in enumerate(v.items)
+        ]
+        name = v.predicate
+        if name == "not":
+            return Expr(f"not {ops[0].operand()}", simple=False)
+        if name in ("and", "or"):
+            return Expr(f"{ops[0].operand()} {name} {ops[1].operand()}", simple=False)
+        return Expr(f"{ops[0].operand()} {_COMPARATORS[name]} {ops[1].operand()}", simple=False)
+
+    def _as_expr(self, tree: Any, site: _Site, label: tuple[str, ...]) -> Expr:
+        """A data tree as one expression: scalars become expression literals; objects and
+        arrays are materialized by a `set` step and read back."""
+        if isinstance(tree, Expr):
+            return tree
+        if isinstance(tree, Literal) and not isinstance(tree.value, (dict, list)):
+            return literal_expr(tree.value)
+        if tree is None or isinstance(tree, (bool, int, float, str)):
+            return literal_expr(tree)
+        key = ("set",) + site.prefix + label
+        step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
+        site.out.append(Step(step_id, "set", site.source, {"value": tree}, key=key, when=site.when))
+        return step_path(step_id, "value")
+
+    # ================================================================== tasks
+
+    def _step(self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple) -> None:
+        # Business IDs and the fixed roles of one task (merge, collect, validate, the
+        # transform's steps) are unique by construction: the task ID is unique in the plan.
+        site.ids[step_id] = key
+        site.out.append(Step(step_id, type_, source, fields, key=key, when=site.when))
+
+    def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
+        m = t.model
+        tid = t.id
+        if isinstance(m, OperationTask):
+            op = self.tp.tasks[t].operation
+            request: dict[str, Any] = {}
+            for i, b in enumerate(m.inputs):
+                request[b.name] = self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
+            for name, value in op.fixed.items():
+                request[name] = Literal(value)  # host-owned inputs, injected
+            config: dict[str, Any] = {k: Literal(v) for k, v in op.executor_config.items()}
+            if op.executor == "operation.call" and "operation" not in config:
+                config["operation"] = Literal(op.ref)
+            config["request"] = request
+            self._step(site, tid, op.executor, t.pointer, {"input": config, "effect": op.effect}, ("task", tid))
+        elif isinstance(m, ValueTask):
+            value = {
+                o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
+                for i, o in enumerate(m.outputs)
+            }
+            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid))
+        elif isinstance(m, TransformTask):
+            self._transform(t, m, scope, site)
+        elif isinstance(m, CallTask):
+            inputs = {
+                b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
+                for i, b in enumerate(m.inputs)
+            }
+            fields: dict[str, Any] = {"workflow": self.wf_names[t.group.body]}
+            if inputs:
+                fields["input"] = inputs
+            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+        elif isinstance(m, SequenceTask):
+            body = t.child(ScopeRole.BODY)
+            fields = {"workflow": self.wf_names[body]}
+            call_input = self._call_input(body, scope)
+            if call_input:
+                fields["input"] = call_input
+            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+        elif isinstance(m, ConditionalTask):
+            self._conditional(t, m, scope, site)
+        elif isinstance(m, ParallelTask):
+            branches = []
+            for branch in t.children:
+                entry: dict[str, Any] = {"call": self.wf_names[branch]}
+                call_input = self._call_input(branch, scope)
+                if call_input:
+                    entry["input"] = call_input
+                branches.append(entry)
+            self._step(
+                site, tid, "parallel", t.pointer,
+                {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid),
+            )
+        elif isinstance(m, ForeachTask):
+            self._foreach(t, m, scope, site)
+        else:  # pragma: no cover - a clean plan has no placeholder
+            raise AssertionError(f"cannot lower {t!r}")
+
+    def _transform(self, t: TaskNode, m: TransformTask, scope: ScopeNode, site: _Site) -> None:
+        tid = t.id
+        inputs = {
+            b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
+            for i, b in enumerate(m.inputs)
+        }
+        inputs_id = generated_id(tid, "inputs")
+        prompt_id = generated_id(tid, "prompt")
+        call_id = generated_id(tid, "call")
+        self._step(site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"))
+        self._step(
+            site, prompt_id, "template.render", t.pointer,
+            {
+                "template": TRANSFORM_TEMPLATE,
+                "values": {
+                    "objective": Literal(m.objective or ""),
+                    "inputs": Expr(f"json({step_path(inputs_id, 'value').text})"),
+                },
+            },
+            ("transform", tid, "prompt"),
+        )
+        result = self.tp.tasks[t].whole
+        schema = strict_schema(result)
+        self._step(
+            site, call_id, "llm.call", f"{t.pointer}/resultType",
+            {"prompt": step_path(prompt_id, "text"), "schema": schema}, ("transform", tid, "call"),
+        )
+        # the result is validated (enum and nullability included) before anything reads it
+        self._step(
+            site, tid, "value.validate", f"{t.pointer}/resultType",
+            {"value": step_path(call_id, "json"), "schema": schema}, ("task", tid),
+        )
+
+    def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:
+        tid = t.id
+        cond_tree = self._value(m.condition, f"{t.pointer}/condition", scope, site, ("cond",))
+        cond = self._as_expr(cond_tree, site, ("cond",))
+        body = t.child(ScopeRole.BODY)
+        case: dict[str, Any] = {"when": cond, "call": self.wf_names[body]}
+        call_input = self._call_input(body, scope)
+        if call_input:
+            case["input"] = call_input
+        fields: dict[str, Any] = {"cases": [case]}
+        other = t.child(ScopeRole.OTHERWISE)
+        if other is not None:
+            default: dict[str, Any] = {"call": self.wf_names[other]}
+            other_input = self._call_input(other, scope)
+            if other_input:
+                default["input"] = other_input
+            fields["default"] = default
+        self._step(site, tid, "switch", t.pointer, fields, ("task", tid))
+        ports = self.tp.tasks[t].ports or {}
+        for o in body.outputs:
+            if o.name not in ports:
+                continue
+            self._step(
+                site, generated_id(tid, "merge", o.name), "value.project", o.pointer,
+                {
+                    "from": step_path(tid, "outputs"),
+                    "path": [o.name],
+                    "schema": schema_of(ports[o.name]),
+                    "required": True,
+                },
+                ("merge", tid, o.name),
+            )
+
+    def _foreach(self, t: TaskNode, m: ForeachTask, scope: ScopeNode, site: _Site) -> None:
+        tid = t.id
+        items_ptr = f"{t.pointer}/items"
+        items = self._as_expr(self._value(m.items, items_ptr, scope, site, ("items",)), site, ("items",))
+        validate_id = generated_id(tid, "validate")
+        items_t = self.tp.values.get(items_ptr)
+        # the collection's size is checked before any item is dispatched
+        self._step(
+            site, validate_id, "value.validate", items_ptr,
+            {"value": items, "schema": schema_of(items_t), "max_items": m.maxItems},
+            ("validate", tid),
+        )
+        body = t.child(ScopeRole.FOREACH_BODY)
+        fields: dict[str, Any] = {
+            "items": step_path(validate_id, "value"),
+            "call": self.wf_names[body],
+        }
+        call_input = self._call_input(body, scope)
+        if call_input:
+            fields["input"] = call_input
+        if m.parallel:
+            fields["max_concurrency"] = m.maxConcurrency
+        self._step(site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid))
+        seen: set[str] = set()
+        for o in body.outputs:
+            if o.name in seen:
+                continue
+            seen.add(o.name)
+            self._step(
+                site, generated_id(tid, "collect", o.name), "array.project", o.pointer,
+                {"from": step_path(tid, "results"), "path": [o.name]},
+                ("collect", tid, o.name),
+            )
+
+
+def _key_text(key: tuple) -> str:
+    kind, target = key
+    name = getattr(target, "id", None) or getattr(target, "name", None) or ""
+    return f"{kind}:{name}:{getattr(target, 'pointer', '')}"
