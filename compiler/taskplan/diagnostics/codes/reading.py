@@ -12,6 +12,26 @@ register(
         explanation=(
             "The text could not be parsed, or uses a YAML feature the compiler refuses (anchors, aliases, tags, non-scalar keys, more than one document), or is not valid UTF-8. The location is the parser's position."
         ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Note: assemble the greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: \"Note: assemble the greeting\"\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
+        ),
     )
 )
 
@@ -24,6 +44,28 @@ register(
         explanation=(
             "The document is larger, deeper or has more tasks than the configured limits allow (by default 16 MiB, nesting 256 deep, 50,000 tasks). Limits protect every later pass; they are settings, not constants."
         ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - name: nested\n"
+            "          value: " + "[" * 251 + "]" * 251 + "\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      outputs:\n"
+            "        - name: nested\n"
+            "          value: {kind: array, items: [{kind: array, items: []}]}\n"
+        ),
     )
 )
 
@@ -35,6 +77,27 @@ register(
         title="A key appears twice in one mapping",
         explanation=(
             "A mapping names the same key twice. YAML and JSON readers disagree on which one wins, so the compiler refuses both. The diagnostic points at the second key; the first is the related location."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble the greeting\n"
+            "      objective: Assemble a friendly greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: greeting\n"
+            "      kind: value\n"
+            "      objective: Assemble a friendly greeting\n"
+            "      outputs:\n"
+            "        - {name: text, value: {kind: string, text: Hello}}\n"
         ),
     )
 )
