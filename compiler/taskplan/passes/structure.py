@@ -538,8 +538,9 @@ _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue)
 
 
 def _non_literal(value: Any, ptr: str) -> tuple[str, str] | None:
-    """The first part of `value` that is not a literal: (its pointer, its kind)."""
-    if isinstance(value, (InvalidValue,) + _LITERALS):
+    """The first part of `value` that is not a literal: (its pointer, its kind). A value
+    already in error is not looked at again."""
+    if isinstance(value, (InvalidValue,) + _LITERALS) or is_broken(value):
         return None
     if isinstance(value, ObjectValue):
         for i, member in enumerate(value.members):
