@@ -181,6 +181,15 @@ def _check(schema: Any) -> tuple[SchemaProblem, ...]:
 
 
 _TYPE_NAMES = "array, boolean, integer, null, number, object, string"
+_ARTICLES = {
+    "array": "an array",
+    "boolean": "a boolean",
+    "integer": "an integer",
+    "null": "null",
+    "number": "a number",
+    "object": "an object",
+    "string": "a string",
+}
 
 
 def _message(error: Any, path: list[Any]) -> str:
@@ -191,6 +200,13 @@ def _message(error: Any, path: list[Any]) -> str:
         shown = shown[:57] + "..."
     if keyword == "type" and error.validator in ("anyOf", "oneOf", "enum", "type"):
         return f"`type` {shown} is not a JSON Schema type ({_TYPE_NAMES}, or a list of them)"
+    if error.validator == "type" and keyword is not None:
+        expected = error.validator_value
+        names = [expected] if isinstance(expected, str) else [str(e) for e in expected]
+        wanted = " or ".join(_ARTICLES.get(n, n) for n in names)
+        return f"`{keyword}` must be {wanted}, not {shown}"
+    if error.validator == "minItems" and keyword is not None:
+        return f"`{keyword}` must not be empty"
     text = error.message
     if error.validator in ("anyOf", "oneOf") and error.context:
         deepest = max(error.context, key=lambda c: len(c.absolute_path))
