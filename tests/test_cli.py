@@ -135,8 +135,8 @@ def test_api_unreadable_input(monkeypatch, error, reason):
 
     monkeypatch.setattr(api, "open", fake_open, raising=False)
     result = api.check_plan("plans/x.yaml")
-    assert result.input_error == reason
-    assert result.diagnostics == [] and result.exit_code == 2 and not result.ok
+    assert [(e.path, e.reason) for e in result.input_errors] == [("plans/x.yaml", reason)]
+    assert result.diagnostics == [] and result.exit_code == 2 and not result.ok and not result.readable
 
 
 def test_api_reads_at_most_one_byte_past_the_limit(tmp_path):
@@ -241,13 +241,7 @@ def test_a_bug_in_the_command_itself_exits_3(fake_passes, plans, monkeypatch):
 def test_check_usage_errors_exit_2(plans):
     assert run("check").exit_code == 2
     assert run("check", plans("a.yaml", "x"), "--format", "xml").exit_code == 2
-    assert run("check", plans("a.yaml", "x"), "--catalog", "does-not-exist.yaml").exit_code == 2
     assert run("check", plans("a.yaml", "x"), "--color", "sometimes").exit_code == 2
-
-
-def test_check_accepts_catalog_files(fake_passes, plans):
-    catalog = plans("catalog.yaml", "sources: []\n")
-    assert run("check", plans("a.yaml", "x: 1\n"), "--catalog", catalog, "--catalog", catalog).exit_code == 0
 
 
 def test_colour_follows_the_flag_and_never_leaks_into_a_pipe(fake_passes, plans):

@@ -92,3 +92,63 @@ def test_renderers_on_real_results_agree_on_counts():
     text = render_text(checked.diagnostics, documents=checked.documents, files=checked.checked)
     assert data["summary"]["files"] == len(FIXTURE_PLANS)
     assert text.count("\nerror[") + text.startswith("error[") == data["summary"]["errors"]
+
+
+GOOD_PLAN = "version: 1\nroot:\n  tasks:\n    - {id: hello, kind: value, objective: Say hello, outputs: []}\n"
+
+
+def test_catalog_problems_are_reported_in_the_catalog_file(tmp_path):
+    plan = tmp_path / "p.taskplan.yaml"
+    plan.write_text(GOOD_PLAN, encoding="utf-8")
+    catalog = tmp_path / "broken.catalog.yaml"
+    catalog.write_text("version: 1\nsources: [\n", encoding="utf-8")
+    result = run("check", str(plan), "--catalog", str(catalog), "--catalog", str(catalog))
+    assert result.exit_code == 1, result.stdout
+    assert result.stdout.startswith("error[CATALOG_SYNTAX]: ")
+    assert f" --> {catalog}:" in result.stdout
+    assert result.stdout.count("error[CATALOG_SYNTAX]") == 1  # loaded once, reported once
+    data = json.loads(run("check", str(plan), "--catalog", str(catalog), "--format", "json").stdout)
+    assert {d["location"]["file"] for d in data["diagnostics"]} == {str(catalog)}
+    assert data["summary"]["files"] == 1
+
+
+def test_one_catalog_for_many_plans_is_reported_once(tmp_path):
+    paths = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.taskplan.yaml"
+        path.write_text(GOOD_PLAN, encoding="utf-8")
+        paths.append(str(path))
+    catalog = tmp_path / "c.yaml"
+    catalog.write_text("version: 2\nsources: []\n", encoding="utf-8")
+    checked = api.check_plans(paths, catalogs=[catalog])
+    assert len(checked.diagnostics) == 1 and checked.diagnostics[0].code.startswith("CATALOG_")
+    assert checked.exit_code == 1 and checked.checked == 2
+
+
+def test_an_unreadable_catalog_exits_2(tmp_path):
+    plan = tmp_path / "p.taskplan.yaml"
+    plan.write_text(GOOD_PLAN, encoding="utf-8")
+    result = run("check", str(plan), "--catalog", str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: cannot read {tmp_path / 'nope.yaml'}: no such file\n"
+    assert result.stdout == f"error: 1 file could not be read; 1 plan checked\n"
+
+
+def test_catalogs_come_from_the_project_configuration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plans").mkdir()
+    plan = tmp_path / "plans" / "p.taskplan.yaml"
+    plan.write_text(GOOD_PLAN, encoding="utf-8")
+    (tmp_path / "cat.yaml").write_text("version: 1\nsources: 3\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.taskplan]\ncatalogs = ["cat.yaml"]\n', encoding="utf-8")
+    result = run("check", str(plan))
+    assert result.exit_code == 1 and "cat.yaml:2:" in result.stdout, result.stdout
+    # A flag replaces the configured catalogs.
+    good = tmp_path / "good.yaml"
+    good.write_text("version: 1\nsources: []\n", encoding="utf-8")
+    assert run("check", str(plan), "--catalog", str(good)).exit_code == 0
+    # A configuration error is a located diagnostic too.
+    (tmp_path / "pyproject.toml").write_text('[tool.taskplan]\ncatalogz = ["cat.yaml"]\n', encoding="utf-8")
+    result = run("check", str(plan))
+    assert result.exit_code == 1
+    assert "error[CONFIG_INVALID]" in result.stdout and "pyproject.toml:2:1" in result.stdout

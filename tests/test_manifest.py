@@ -143,7 +143,7 @@ def test_case(case: Case) -> None:
     else:
         catalogs = [CATALOGS / c for c in case.data.get("catalogs") or []]
         result = check_plan(document, catalogs=catalogs)
-        assert result.input_error is None, result.input_error
+        assert not result.input_errors, result.input_errors
         diagnostics, exit_code = result.diagnostics, result.exit_code
     expect = case.data.get("expect") or []
     missing, extra = _unmatched(expect, diagnostics, document)

@@ -1,18 +1,17 @@
 """The Python API: typed results, no printing.
 
 `check_plan` runs everything that can be wrong with a plan without lowering
-it (diagnostics.md, Commands and passes): read -> shape -> structure ->
-identity -> scope. Each pass runs only on what the previous one produced.
+it (diagnostics.md, Commands and passes): the catalogs are loaded (once per
+run), then the plan goes read -> shape -> structure -> identity -> scope. Each
+pass runs only on what the previous one produced. The types pass, which checks
+the plan against the catalogs' contracts, is the next step of `_Pipeline` once
+it exists; until then the catalogs are loaded and checked but not used.
 
 The pipeline never raises on user input. An exception escaping a pass is a
 compiler bug: it becomes one `COMPILER_INTERNAL` diagnostic located at the
-plan file, and the result's exit code is 3. A file that cannot be read at all
-(missing, a directory, no permission) is not a diagnostic about its content:
-it is an `input_error` on the result, exit code 2.
-
-Catalogs: the types pass, which reads them, is not part of the pipeline yet.
-`catalogs` is accepted so that callers keep one signature, but no catalog is
-read until the catalog package and the types pass land.
+file being worked on, and the exit code is 3. A file that cannot be read at
+all (missing, a directory, no permission) is not a diagnostic about its
+content: it is listed in `input_errors`, exit code 2.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Diagnostic, Diagnostics, Location, Reporter, Severity
 
 if TYPE_CHECKING:
+    from taskplan.catalog import Catalog
     from taskplan.ir.checked import CheckedPlan
     from taskplan.source.document import SourceDocument
 
@@ -79,20 +79,65 @@ def read_input(path: PathLike, limits: Limits = DEFAULT_LIMITS) -> bytes:
     raise UnreadableInput(display, reason)
 
 
+def _exit_code(diagnostics: Sequence[Diagnostic], input_errors: Sequence[UnreadableInput]) -> int:
+    if any(d.code == INTERNAL_CODE for d in diagnostics):
+        return EXIT_INTERNAL
+    if input_errors:
+        return EXIT_USAGE
+    return EXIT_ERRORS if any(d.severity is Severity.ERROR for d in diagnostics) else EXIT_OK
+
+
+@dataclass(slots=True)
+class CatalogSet:
+    """The catalogs of a run, loaded once: what they say, and what is wrong with them."""
+
+    paths: list[str] = field(default_factory=list)
+    catalog: "Catalog | None" = None
+    """The loaded catalog (None when no catalog was given, or loading failed)."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    documents: dict[str, "SourceDocument"] = field(default_factory=dict)
+    input_errors: list[UnreadableInput] = field(default_factory=list)
+
+
+def load_catalog_set(paths: Sequence[PathLike] = (), *, limits: Limits = DEFAULT_LIMITS) -> CatalogSet:
+    """Load the catalog files at `paths` (display paths, as given) into one catalog.
+    Never raises: a bug of the loader becomes COMPILER_INTERNAL at the first file."""
+    result = CatalogSet(paths=[os.fspath(p) for p in paths])
+    if not result.paths:
+        return result
+    sink = Diagnostics()
+    try:
+        from taskplan.catalog import load_catalogs
+
+        catalog = load_catalogs(result.paths, sink, limits)
+        result.catalog = catalog
+        result.documents = dict(catalog.documents)
+        result.input_errors = [UnreadableInput(path, reason) for path, reason in catalog.input_errors]
+    except Exception as exc:  # noqa: BLE001 - a bug of ours, reported as such
+        sink.add(internal_error(sorted(result.paths)[0], "catalog", exc))
+    result.diagnostics = sink.sorted()
+    return result
+
+
 @dataclass(slots=True)
 class CheckResult:
-    """What checking one plan found."""
+    """What checking one plan (against its catalogs) found."""
 
     path: str
     """The plan's display path, as given: every diagnostic about the plan names it."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    """Sorted (file, line, column, code) and deduplicated."""
+    """Sorted (file, line, column, code) and deduplicated: the plan's and its catalogs'."""
     documents: dict[str, "SourceDocument"] = field(default_factory=dict)
-    """Every document read for this check (the plan; later its catalogs), by display path."""
+    """Every document read for this check (the plan and its catalogs), by display path."""
     plan: "CheckedPlan | None" = None
     """The checked plan, when the pipeline got that far (it may still have errors: see `ok`)."""
-    input_error: str | None = None
-    """Why the file could not be read at all (then nothing else was done)."""
+    input_errors: list[UnreadableInput] = field(default_factory=list)
+    """Files that could not be read at all (the plan: then it was not checked; catalogs)."""
+
+    @property
+    def readable(self) -> bool:
+        """Whether the plan itself could be read (and so was checked)."""
+        return not any(e.path == self.path for e in self.input_errors)
 
     @property
     def errors(self) -> int:
@@ -104,16 +149,13 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        """Readable and without errors (warnings allowed)."""
-        return self.input_error is None and self.errors == 0
+        """Everything readable and no errors (warnings allowed)."""
+        return not self.input_errors and self.errors == 0
 
     @property
     def exit_code(self) -> int:
-        if any(d.code == INTERNAL_CODE for d in self.diagnostics):
-            return EXIT_INTERNAL
-        if self.input_error is not None:
-            return EXIT_USAGE
-        return EXIT_ERRORS if self.errors else EXIT_OK
+        """3 a compiler failure, 2 an unreadable file, 1 errors, 0 clean."""
+        return _exit_code(self.diagnostics, self.input_errors)
 
 
 @dataclass(slots=True)
@@ -124,7 +166,7 @@ class CheckRun:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        """All diagnostics of all plans, in one sorted, deduplicated list."""
+        """All diagnostics of all plans and catalogs, in one sorted, deduplicated list."""
         sink = Diagnostics()
         for result in self.results:
             sink.extend(result.diagnostics)
@@ -140,11 +182,16 @@ class CheckRun:
     @property
     def checked(self) -> int:
         """How many plans could be read (and so were checked)."""
-        return sum(1 for r in self.results if r.input_error is None)
+        return sum(1 for r in self.results if r.readable)
 
     @property
     def input_errors(self) -> list[UnreadableInput]:
-        return [UnreadableInput(r.path, r.input_error) for r in self.results if r.input_error is not None]
+        """Every file that could not be read, once each, in the order met."""
+        seen: dict[str, UnreadableInput] = {}
+        for result in self.results:
+            for error in result.input_errors:
+                seen.setdefault(error.path, error)
+        return list(seen.values())
 
     @property
     def ok(self) -> bool:
@@ -159,24 +206,24 @@ class CheckRun:
 def check_plan(
     path: PathLike,
     *,
-    catalogs: Sequence[PathLike] = (),
+    catalogs: Sequence[PathLike] | CatalogSet = (),
     limits: Limits = DEFAULT_LIMITS,
     text: bytes | None = None,
 ) -> CheckResult:
-    """Check the plan at `path` (or `text`, the plan's bytes, shown as `path`).
-
-    `catalogs` are not read yet: the types pass is not in the pipeline (see the
-    module docstring)."""
+    """Check the plan at `path` (or `text`, the plan's bytes, shown as `path`) against
+    the catalog files `catalogs` (or a CatalogSet already loaded)."""
     display = os.fspath(path)
-    result = CheckResult(path=display)
+    loaded = catalogs if isinstance(catalogs, CatalogSet) else load_catalog_set(catalogs, limits=limits)
+    result = CheckResult(path=display, documents=dict(loaded.documents), input_errors=list(loaded.input_errors))
+    sink = Diagnostics()
+    sink.extend(loaded.diagnostics)
     if text is None:
         try:
             text = read_input(display, limits)
         except UnreadableInput as exc:
-            result.input_error = exc.reason
-            return result
-    sink = Diagnostics()
-    _Pipeline(display, text, limits, sink, result).run()
+            result.input_errors.insert(0, exc)
+    if text is not None:
+        _Pipeline(display, text, limits, sink, result, loaded.catalog).run()
     result.diagnostics = sink.sorted()
     return result
 
@@ -187,7 +234,9 @@ def check_plans(
     catalogs: Sequence[PathLike] = (),
     limits: Limits = DEFAULT_LIMITS,
 ) -> CheckRun:
-    """Check several plans in one run (a path given twice is checked once)."""
+    """Check several plans in one run against the same catalogs, loaded once (a path
+    given twice is checked once)."""
+    loaded = load_catalog_set(catalogs, limits=limits)
     seen: set[str] = set()
     results: list[CheckResult] = []
     for path in paths:
@@ -195,19 +244,22 @@ def check_plans(
         if display in seen:
             continue
         seen.add(display)
-        results.append(check_plan(display, catalogs=catalogs, limits=limits))
+        results.append(check_plan(display, catalogs=loaded, limits=limits))
     return CheckRun(results)
 
 
 class _Pipeline:
     """One plan through the check passes; an exception in a pass becomes COMPILER_INTERNAL."""
 
-    def __init__(self, path: str, data: bytes, limits: Limits, sink: Diagnostics, result: CheckResult):
+    def __init__(
+        self, path: str, data: bytes, limits: Limits, sink: Diagnostics, result: CheckResult, catalog: "Catalog | None"
+    ):
         self.path = path
         self.data = data
         self.limits = limits
         self.sink = sink
         self.result = result
+        self.catalog = catalog
         self.stage = "read"
 
     def run(self) -> None:
@@ -241,7 +293,7 @@ class _Pipeline:
 
         self.stage = "scope"
         self.result.plan = scope.run(plan, table, reporter)
-        # The types pass (catalog contracts) comes next, once it exists.
+        # Next: the types pass, checking the plan against `self.catalog`'s contracts.
 
 
 def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:

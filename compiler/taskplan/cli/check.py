@@ -1,9 +1,11 @@
 """`taskplan check PLAN... [--catalog FILE]... [--format text|json]`.
 
-Checks every plan (as pre-commit passes them: many files in one run) and writes
-all their diagnostics in one sorted output. The exit code is the worst of all
-plans: 0 clean (warnings allowed), 1 errors, 2 bad usage or an unreadable
-file, 3 a compiler failure.
+Checks every plan (as pre-commit passes them: many files in one run) against
+the catalogs (`--catalog`, else `[tool.taskplan] catalogs` of the nearest
+pyproject.toml; loaded once) and writes all diagnostics of plans, catalogs and
+configuration in one sorted output. The exit code is the worst of all: 0 clean
+(warnings allowed), 1 errors, 2 bad usage or an unreadable file, 3 a compiler
+failure.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import click
 
 from taskplan import api
-from taskplan.cli._common import color_option, emit, format_option, guard, report_unreadable
+from taskplan.cli._common import EXIT_ERRORS, EXIT_OK, color_option, emit, format_option, guard, report_unreadable
 
 
 @click.command()
@@ -21,23 +23,30 @@ from taskplan.cli._common import color_option, emit, format_option, guard, repor
     "catalogs",
     multiple=True,
     metavar="FILE",
-    type=click.Path(exists=True, dir_okay=False),
     help="A capability catalog the plans' operations come from (repeatable). "
-    "Operation contracts are not type-checked yet: the file must exist but is not read.",
+    "Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
 )
 @format_option()
 @color_option()
 @guard
 def check(plans: tuple[str, ...], catalogs: tuple[str, ...], fmt: str, color: str) -> int:
     """Check TaskPlans (YAML or JSON) and report every error with its exact location."""
-    run = api.check_plans(plans, catalogs=catalogs)
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.project import config_start_dir, resolve_catalog_paths
+
+    config = Diagnostics()  # CONFIG_INVALID: then the configured catalogs are not used
+    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir(plans), config)
+    run = api.check_plans(plans, catalogs=catalog_paths)
+    diagnostics = Diagnostics()
+    diagnostics.extend(config.sorted())
+    diagnostics.extend(run.diagnostics)
     report_unreadable(run.input_errors, color)
     emit(
-        run.diagnostics,
+        diagnostics.sorted(),
         fmt=fmt,
         color=color,
         documents=run.documents,
         files=run.checked,
         unreadable=len(run.input_errors),
     )
-    return run.exit_code
+    return max(run.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
