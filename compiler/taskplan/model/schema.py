@@ -174,9 +174,11 @@ def _wire(node: Any) -> Any:
     if isinstance(node, dict):
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in ("default", "$comment"):
+            if key in ("properties", "$defs"):  # names, not keywords
+                out[key] = {name: _wire(v) for name, v in value.items()}
+            elif key in ("default", "$comment"):
                 continue
-            if key == "oneOf":
+            elif key == "oneOf":
                 out["anyOf"] = _wire(value)
             elif key == "const":
                 out["enum"] = [value]
