@@ -511,7 +511,7 @@ class _Structure:
                 self.report(
                     "CHOICE_INVALID",
                     where,
-                    f"alternative `{alternative.id}` of choice `{choice.id}` is not a literal: a `{kind}` value is computed, not data",
+                    f"alternative `{alternative.id}` of choice `{choice.id}` is not a literal: a{'n' if kind[0] in 'aeiou' else ''} `{kind}` value is computed, not data",
                     subject,
                     hint="an alternative is data: null, string, number, boolean, or an object or array of those",
                 )
