@@ -65,6 +65,7 @@ _WORD = re.compile(r"[A-Za-z_$][\w$-]*").match
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S).finditer
 _SURROGATE = re.compile("[\ud800-\udfff]").search
 
+_VALUE_HINT = 'write a value: "text", a number, true, false, null, an object {...} or an array [...]'
 _ESCAPES_HINT = 'valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX'
 
 
@@ -445,7 +446,7 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                     digits = end - pos - (c == "-")
                     if digits > max_digits:
                         _sync(frame, key, kspan)
-                        ctx.limit(ctx.lines.point_at(pos), f"this integer has {digits} digits; the limit is {max_digits}",
+                        ctx.limit(_token(ctx, pos, end), f"this integer has {digits} digits; the limit is {max_digits}",
                                   "use a smaller number, or a string", path=_path(stack))
                         if ctx.exhausted:
                             raise _Stop()
@@ -455,7 +456,7 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                             val = int(text[pos:end])
                         except ValueError:  # past Python's own digit limit (sys.set_int_max_str_digits)
                             _sync(frame, key, kspan)
-                            ctx.limit(ctx.lines.point_at(pos), f"this integer has {digits} digits; "
+                            ctx.limit(_token(ctx, pos, end), f"this integer has {digits} digits; "
                                       "Python refuses to convert it", "use a smaller number, or a string",
                                       path=_path(stack))
                             if ctx.exhausted:
@@ -465,7 +466,7 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                     val = float(text[pos:end])
                     if val == _INF or val == -_INF:
                         _sync(frame, key, kspan)
-                        ctx.limit(ctx.lines.point_at(pos), "this number is too large to represent",
+                        ctx.limit(_token(ctx, pos, end), "this number is too large to represent",
                                   "use a smaller number, or a string", path=_path(stack))
                         if ctx.exhausted:
                             raise _Stop()
@@ -516,7 +517,7 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                     kspan = new(Span, (kl, kc, li + 1, ke - ls + 1))
                     if key in poss:
                         frame[5] = key
-                        ctx.duplicate(_path(stack), key, kspan, poss[key][0])
+                        ctx.duplicate(poss, _path(stack), key, kspan, poss[key][0])
                         kspan = None
                         if ctx.exhausted:
                             raise _Stop()
@@ -554,6 +555,12 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                 key, kspan = frame[5], frame[6]
             else:
                 frame = None
+
+
+def _token(ctx: "ReadContext", start: int, end: int) -> Span:
+    """The span of a token on one line (a number), for a diagnostic."""
+    line, column = ctx.lines.position(start)
+    return _new(Span, (line + 1, column + 1, line + 1, column + 1 + end - start))
 
 
 def _sync(frame: list[Any] | None, key: Any, kspan: Any) -> None:
@@ -619,7 +626,7 @@ def _key_slow(text: str, ctx: "ReadContext", stack: list[list[Any]], at: int,
     w = _WORD(text, at)
     if w is not None:
         raise _fail(ctx, at, f"keys must be strings in double quotes, found `{w.group()}`", f'write "{w.group()}"')
-    raise _fail(ctx, at, f"expected a key in double quotes, found {_char(c)}")
+    raise _fail(ctx, at, f"expected a key in double quotes, found {_char(c)}", 'write members as "key": value')
 
 
 def _string_slow(text: str, ctx: "ReadContext", at: int) -> tuple[str, int]:
@@ -635,9 +642,10 @@ def _string_slow(text: str, ctx: "ReadContext", at: int) -> tuple[str, int]:
             ch = text[exc.pos] if exc.pos < n else ""
             raise _fail(ctx, exc.pos, f"a string cannot contain the control character {_char(ch)}",
                         "write it as an escape (\\n, \\t, \\u0000)") from None
+        backslash = text.rfind("\\", at, exc.pos + 1)  # point at the escape's backslash
         if msg.startswith("Invalid \\uXXXX"):
-            raise _fail(ctx, exc.pos, "invalid \\u escape: it needs four hexadecimal digits", _ESCAPES_HINT) from None
-        raise _fail(ctx, exc.pos, "invalid escape in a string", _ESCAPES_HINT) from None
+            raise _fail(ctx, backslash, "invalid \\u escape: it needs four hexadecimal digits", _ESCAPES_HINT) from None
+        raise _fail(ctx, backslash, "invalid escape in a string", _ESCAPES_HINT) from None
     if _SURROGATE(value) is not None:
         raise _fail(ctx, _lone_surrogate(text, at, end), "a \\u escape is half of a surrogate pair",
                     "a character above U+FFFF is written as a pair, like \\ud83d\\ude00")
@@ -650,7 +658,7 @@ def _unclosed(text: str, ctx: "ReadContext", stack: list[list[Any]], at: int) ->
         what, close = ("object", "}") if frame[0] else ("array", "]")
         return _fail(ctx, at, f"the file ends before the {what} opened at line {frame[3]}, column {frame[4]} "
                               f"is closed", f"add the missing '{close}'")
-    return _fail(ctx, at, "the file ends where a value is expected")
+    return _fail(ctx, at, "the file ends where a value is expected", _VALUE_HINT)
 
 
 def _char(c: str) -> str:
@@ -686,7 +694,7 @@ def _unexpected_value(text: str, ctx: "ReadContext", stack: list[list[Any]], pos
     if c in "]}":
         if stack and not stack[-1][0] and c == "]":
             return _fail(ctx, text.rfind(",", 0, pos), "trailing comma before ']'", "remove the ',' after the last item")
-        return _fail(ctx, pos, f"expected a value, found '{c}'")
+        return _fail(ctx, pos, f"expected a value, found '{c}'", _VALUE_HINT)
     if c == "'":
         return _fail(ctx, pos, "strings must be in double quotes, not single quotes", 'write "text"')
     if c == "/":
@@ -703,7 +711,7 @@ def _unexpected_value(text: str, ctx: "ReadContext", stack: list[list[Any]], pos
         word = w.group()
         return _fail(ctx, pos, f"unexpected word `{word}`: strings must be in double quotes",
                      f'write "{word}" (or true, false, null)')
-    return _fail(ctx, pos, f"expected a value, found {_char(c)}")
+    return _fail(ctx, pos, f"expected a value, found {_char(c)}", _VALUE_HINT)
 
 
 def _unexpected_after(text: str, ctx: "ReadContext", stack: list[list[Any]], p: int) -> _Stop:

@@ -114,7 +114,7 @@ class ReadContext:
     """What a reader needs besides the text: where to report, with which codes and
     limits, and the line table (built on first use)."""
 
-    __slots__ = ("text", "reporter", "codes", "limits", "failed", "syntax_failed", "count", "_lines")
+    __slots__ = ("text", "reporter", "codes", "limits", "failed", "syntax_failed", "count", "_lines", "_repeats")
 
     def __init__(self, text: str, reporter: Reporter, codes: ReadCodes, limits: Limits):
         self.text = text
@@ -127,6 +127,7 @@ class ReadContext:
         """The text does not parse at all (used to sniff the format)."""
         self.count = 0
         self._lines: Lines | None = None
+        self._repeats: dict[tuple[int, str], int] = {}
 
     @property
     def lines(self) -> Lines:
@@ -157,19 +158,27 @@ class ReadContext:
         self.failed = True
         self._report(self.codes.limit, path, message, span, hint, ())
 
-    def duplicate(self, path: list[str | int], key: str, span: Span, first: Span) -> None:
-        """The second `key` of one mapping: reported at it, with the first as related
-        location. Not a failure: the first value is kept and reading goes on."""
+    def duplicate(self, mapping: object, path: list[str | int], key: str, span: Span, first: Span) -> None:
+        """A repeated `key` of `mapping` (the reader's record of it): reported at the repeat,
+        with the first as related location. Not a failure: the first value is kept and
+        reading goes on."""
+        count = self._repeats[id(mapping), key] = self._repeats.get((id(mapping), key), 1) + 1
+        times = "twice" if count == 2 else f"a {_ordinal(count)} time"
         pointer = jp.from_path(path)
         related = (self.reporter.related(pointer, "the first one is here", span=first),)
         self._report(
             self.codes.duplicate_key,
             path,
-            f"key `{_show(key)}` appears twice in this mapping",
+            f"key `{_show(key)}` appears {times} in this mapping",
             span,
-            "remove one of the two entries (or merge them); readers disagree on which one wins",
+            "keep one of the entries (or merge them); readers disagree on which one wins",
             related,
         )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _show(text: str, limit: int = 60) -> str:

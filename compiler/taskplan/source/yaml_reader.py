@@ -64,7 +64,8 @@ _NUMBER = re.compile(
 ).fullmatch
 
 # A node's properties (tag and anchor, in either order) at the node's start.
-_PROPERTIES = re.compile(r"([!&][^\s,\[\]{}]*)(?:[ \t]+([!&][^\s,\[\]{}]*))?").match
+_PROPERTY = r"[!&](?:<[^>\s]*>|[^\s,\[\]{}]*)"
+_PROPERTIES = re.compile(f"({_PROPERTY})(?:[ \t]+({_PROPERTY}))?").match
 
 _NO_KEY = object()
 """The mapping on top of the stack waits for a key."""
@@ -167,7 +168,7 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
                 # A key: always a string, the key's text.
                 positions = top[2]  # type: ignore[index]
                 if value in positions:
-                    ctx.duplicate(path() + [value], value, span, positions[value][0])
+                    ctx.duplicate(positions, path() + [value], value, span, positions[value][0])
                     top[6] = _BAD_KEY  # type: ignore[index]
                     if ctx.exhausted:
                         raise _Stop()
