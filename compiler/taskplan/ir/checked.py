@@ -56,7 +56,8 @@ def gc_paused() -> Iterator[None]:
     generational collector then runs full collections that traverse the whole
     heap again and again, which costs more than the pass itself. Nothing a pass
     allocates becomes cyclic garbage, so pausing loses nothing; the previous state
-    is restored on exit."""
+    is restored on exit, with the new (long-lived) objects moved to the oldest
+    generation at once."""
     was_enabled = gc.isenabled()
     if was_enabled:
         gc.disable()
@@ -64,6 +65,11 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            # Hand what the pass built to the oldest generation in O(1) (freeze, then
+            # unfreeze, merges every generation into it), instead of letting the next
+            # allocation traverse it all as young objects.
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 

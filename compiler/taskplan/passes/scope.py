@@ -366,7 +366,7 @@ class _ScopePass:
             if not isinstance(name, str):
                 continue
             res = self.record(Resolution(REF_DEPENDS, ptr, name, reader=task, scope=task.scope))
-            subject = self.subject(task, task.scope)
+            subject = {"task": task.id} if task.id is not None else {}
             target = self.cp.by_id.get(name)
             if not isinstance(target, TaskNode):
                 res.ok = False
@@ -453,12 +453,12 @@ class _ScopePass:
         res = self.record(
             Resolution(kind, ptr, source, port=port if isinstance(port, str) else None, reader=reader, scope=scope)
         )
-        rep = self.reporter
-        src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope)
         target = self.cp.by_id.get(source)
-        if not isinstance(target, TaskNode):
+        if type(target) is not TaskNode:
             res.ok = False
+            rep = self.reporter
+            src_ptr = f"{ptr}/source"
+            subject = self.subject(reader, scope)
             if target is not None:
                 if isinstance(target, ChoiceNode):
                     hint = f"read a choice with `{{kind: choice, source: {source}}}`"
@@ -491,9 +491,10 @@ class _ScopePass:
         s_x = target.scope
         crossed: list[ScopeNode] = []
         c, pos = scope, reader
-        while c.depth > s_x.depth and c.parent is not None:
+        depth = s_x.depth
+        while c.depth > depth and c.parent is not None:
             crossed.append(c)
-            pos = c.owner if isinstance(c.owner, TaskNode) else None
+            pos = c.owner if type(c.owner) is TaskNode else None
             c = c.parent
         if c is s_x:
             if pos is target:
@@ -509,6 +510,9 @@ class _ScopePass:
         res.ok = False
         if self.copy_visible(source, scope):
             return  # the reader means a later copy of a duplicated ID (reported): nothing more
+        rep = self.reporter
+        src_ptr = f"{ptr}/source"
+        subject = self.subject(reader, scope)
         if target.in_always:
             rep.report(
                 "TASK_REFERENCE_SCOPE",
@@ -900,9 +904,11 @@ class _ScopePass:
 
     def order(self) -> None:
         for scope in self.cp.scopes:
-            scope.order = self.topo(scope.tasks)
-            scope.always_order = self.topo(scope.always)
-            for nodes in (scope.tasks, scope.always):
+            for nodes, attr in ((scope.tasks, "order"), (scope.always, "always_order")):
+                if not any(t.deps for t in nodes):
+                    setattr(scope, attr, list(nodes))  # no dependencies: list order
+                    continue
+                setattr(scope, attr, self.topo(nodes))
                 for scc in self.cycles(nodes):
                     scope.has_cycle = True
                     self.report_cycle(scc)
