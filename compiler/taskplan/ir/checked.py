@@ -232,6 +232,11 @@ class TaskNode:
         return getattr(self.model, "kind", None)
 
     @property
+    def label(self) -> str:
+        """The ID, or (for a placeholder without one) where the task is written."""
+        return self.id if self.id is not None else f"(the task at {self.pointer})"
+
+    @property
     def is_placeholder(self) -> bool:
         return isinstance(self.model, InvalidTask)
 
@@ -281,10 +286,10 @@ class ScopeNode:
         if isinstance(owner, GroupNode):
             return f"the body of group `{owner.id}`"
         if self.role is ScopeRole.OTHERWISE:
-            return f"the `otherwise` of `{owner.id}`"
+            return f"the `otherwise` of `{owner.label}`"
         if self.role is ScopeRole.BRANCH:
-            return f"branch {self.branch} of `{owner.id}`"
-        return f"the body of `{owner.id}`"
+            return f"branch {self.branch} of `{owner.label}`"
+        return f"the body of `{owner.label}`"
 
     def __repr__(self) -> str:
         return f"ScopeNode({self.role.value} at {self.pointer})"

@@ -374,7 +374,7 @@ class _ScopePass:
                     rep.report(
                         "TASK_DEPENDENCY_UNKNOWN",
                         ptr,
-                        f"`dependsOn` of `{task.id}` names `{name}`, which is not a task: {self.describe(target)}",
+                        f"`dependsOn` of `{task.label}` names `{name}`, which is not a task: {self.describe(target)}",
                         subject=subject,
                         hint="`dependsOn` names tasks of the same scope",
                     )
@@ -384,7 +384,7 @@ class _ScopePass:
                     rep.report(
                         "TASK_DEPENDENCY_UNKNOWN",
                         ptr,
-                        f"`dependsOn` of `{task.id}` names `{name}`, but no task has that ID",
+                        f"`dependsOn` of `{task.label}` names `{name}`, but no task has that ID",
                         subject=subject,
                         hint=_did_you_mean(found) or "`dependsOn` names tasks of the same scope",
                     )
@@ -396,7 +396,7 @@ class _ScopePass:
                     rep.report(
                         "TASK_REFERENCE_SCOPE",
                         ptr,
-                        f"`{task.id}` cannot depend on `{name}`: `{name}` is a cleanup task (in `always`), which runs after every task in `tasks`",
+                        f"`{task.label}` cannot depend on `{name}`: `{name}` is a cleanup task (in `always`), which runs after every task in `tasks`",
                         subject=subject,
                         hint=f"move `{name}` into `tasks`, or drop this entry",
                     )
@@ -410,7 +410,7 @@ class _ScopePass:
             rep.report(
                 "TASK_REFERENCE_SCOPE",
                 ptr,
-                f"`dependsOn` of `{task.id}` names `{name}`, which is not in the same scope: it is in {target.scope.label}",
+                f"`dependsOn` of `{task.label}` names `{name}`, which is not in the same scope: it is in {target.scope.label}",
                 subject=subject,
                 hint=self.depends_hint(task, target),
             )
@@ -425,14 +425,14 @@ class _ScopePass:
                 pos = c.owner if isinstance(c.owner, TaskNode) else pos
                 c = c.parent
             if c is s_x and pos is not target:
-                return f"`{task.id}` runs inside `{pos.id}`: add `{target.id}` to the `dependsOn` of `{pos.id}` instead"
+                return f"`{task.label}` runs inside `{pos.label}`: add `{target.label}` to the `dependsOn` of `{pos.label}` instead"
             # the target is nested inside a task of this scope: depend on that task
             c = s_x
             while c.depth > s_t.depth and c.parent is not None:
                 if c.parent is s_t and isinstance(c.owner, TaskNode):
                     owner = c.owner
                     if owner is not task:
-                        return f"`{target.id}` runs inside `{owner.id}`: depend on `{owner.id}` instead"
+                        return f"`{target.label}` runs inside `{owner.label}`: depend on `{owner.label}` instead"
                     break
                 c = c.parent
         return "`dependsOn` names tasks of the same scope"
@@ -584,11 +584,11 @@ class _ScopePass:
             rep.report(
                 "TASK_REFERENCE_SIBLING",
                 src_ptr,
-                f"task `{name}` is in branch {cx.branch} of parallel `{par.id}`, which runs concurrently with this branch ({cp.branch}): branches cannot read each other",
+                f"task `{name}` is in branch {cx.branch} of parallel `{par.label}`, which runs concurrently with this branch ({cp.branch}): branches cannot read each other",
                 subject=subject,
                 hint=(
-                    f"read it after `{par.id}` completes: export `{export}` from branch {cx.branch} (its `outputs`) "
-                    f"and read port `{export}` of `{par.id}` from a later task"
+                    f"read it after `{par.label}` completes: export `{export}` from branch {cx.branch} (its `outputs`) "
+                    f"and read port `{export}` of `{par.label}` from a later task"
                 ),
             )
             return
@@ -623,12 +623,12 @@ class _ScopePass:
             if s.role in (ScopeRole.BODY, ScopeRole.OTHERWISE) and isinstance(s.owner, TaskNode) and isinstance(
                 s.owner.model, ConditionalTask
             ):
-                notes.append(f"both sides of `{s.owner.id}` must export it")
+                notes.append(f"both sides of `{s.owner.label}` must export it")
             elif s.role is ScopeRole.FOREACH_BODY and isinstance(s.owner, TaskNode):
-                notes.append(f"`{s.owner.id}` exports it as an array, one element per item")
+                notes.append(f"`{s.owner.label}` exports it as an array, one element per item")
         last = chain[-1]
         if isinstance(top, TaskNode):
-            parts.append(f"then read port `{export}` of `{top.id}`")
+            parts.append(f"then read port `{export}` of `{top.label}`")
         elif isinstance(last.owner, GroupNode):
             parts.append(f"then read port `{export}` of a `call` task of `{last.owner.id}`")
         text = ", ".join(parts)
@@ -809,7 +809,7 @@ class _ScopePass:
             rep.report(
                 "TASK_GROUP_UNKNOWN",
                 f"{ptr}/group",
-                f"call `{task.id}` names group `{name}`, which does not exist",
+                f"call `{task.label}` names group `{name}`, which does not exist",
                 subject={"task": task.id} if task.id else None,
                 hint=hint,
             )
@@ -853,7 +853,7 @@ class _ScopePass:
             rep.report(
                 "TASK_GROUP_INPUTS",
                 f"{ptr}/inputs",
-                f"call `{task.id}` leaves the required input `{decl.name}` of group `{group.id}` unbound",
+                f"call `{task.label}` leaves the required input `{decl.name}` of group `{group.id}` unbound",
                 subject={"task": task.id, "input": decl.name} if task.id else {"input": decl.name},
                 hint=f"bind it: `{{name: {decl.name}, value: ...}}`",
                 related=[rep.related(decl.pointer, f"`{decl.name}` is declared here")],
@@ -976,7 +976,7 @@ class _ScopePass:
             rep.report(
                 "TASK_DEPENDENCY_CYCLE",
                 ptr,
-                f"task `{first.id}` depends on itself: {how}",
+                f"task `{first.label}` depends on itself: {how}",
                 subject={"task": first.id} if first.id else None,
                 hint="a task can read only tasks that run before it",
             )
@@ -985,11 +985,11 @@ class _ScopePass:
         nxt = next(d for d in first.deps if d in members and d is not first)
         path = self.path_back(nxt, first, members)
         cycle = [first] + path
-        steps = " -> ".join(f"`{t.id}`" for t in cycle)
-        names = ", ".join(f"`{t.id}`" for t in scc)
+        steps = " -> ".join(f"`{t.label}`" for t in cycle)
+        names = ", ".join(f"`{t.label}`" for t in scc)
         related = []
         for a, b in zip(cycle[1:], cycle[2:]):
-            related.append(rep.related(a.deps[b].pointers[0], f"`{a.id}` depends on `{b.id}` here"))
+            related.append(rep.related(a.deps[b].pointers[0], f"`{a.label}` depends on `{b.label}` here"))
         rep.report(
             "TASK_DEPENDENCY_CYCLE",
             first.deps[nxt].pointers[0],
