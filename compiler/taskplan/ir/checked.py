@@ -597,7 +597,10 @@ class CheckedPlan:
         if self.resolutions:
             lines.append("resolutions")
             for ptr, r in self.resolutions.items():
-                lines.append(f"  {ptr} {r.kind} {r.source!r} -> {_target_name(r.target)}{'' if r.ok else ' (not ok)'}")
+                name = r.source if r.source is not None else ""
+                if r.port is not None:
+                    name += f".{r.port}"
+                lines.append(f"  {ptr} {r.kind} {name} -> {_target_name(r.target)}{'' if r.ok else ' (not ok)'}")
         return "\n".join(lines) + "\n"
 
 
