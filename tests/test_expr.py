@@ -62,6 +62,7 @@ def test_valid_expressions_parse(body):
     parsed = ex.parse(body)
     assert parsed.error is None, parsed.error
     assert ex.parse_slow(body) == parsed
+    assert ex._descent(body) == parsed
 
 
 @pytest.mark.parametrize("body,offset,expected", INVALID)
@@ -149,6 +150,12 @@ _TOKENS = [
 ]
 
 
+_EXPR_TOKENS = _TOKENS + [
+    "not", "or", "true", "null", "false", "-1", "1.5e3", "!=", "<=", "<", ">=", ">", "json(", "present(",
+    "data.inputs.x", "data.steps.y.z", "data.item", "data.index", " and ", " or ", "not ", "'a\\'b'", '"}"',
+]
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=9))
 def test_fast_path_agrees_with_the_grammar(tokens):
@@ -158,6 +165,33 @@ def test_fast_path_agrees_with_the_grammar(tokens):
     if fast is not None:
         assert slow.error is None, (body, slow.error)
         assert fast == slow, body
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_EXPR_TOKENS), min_size=1, max_size=12))
+def test_descent_parser_agrees_with_the_grammar(tokens):
+    body = "".join(tokens)
+    fast = ex._descent(body)
+    slow = ex.parse_slow(body)
+    if fast is not None:
+        assert slow.error is None, (body, slow.error)
+        assert fast == slow, body
+
+
+def test_descent_parser_takes_realistic_expressions():
+    for body in [
+        'present(data.steps["__a.b"]) and data.inputs.flag == true',
+        "json(data.steps.x.result)",
+        "not (data.index >= 3 or data.item.kind != 'file')",
+    ]:
+        assert ex._descent(body) is not None, body
+
+
+def test_deep_nesting_falls_back_to_the_grammar():
+    body = "(" * 200 + "data.item" + ")" * 200
+    assert ex._descent(body) is None
+    parsed = ex.parse(body)
+    assert parsed.error is None and parsed.refs[0].root == "item"
 
 
 @settings(max_examples=300, deadline=None)

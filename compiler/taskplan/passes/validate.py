@@ -33,6 +33,7 @@ so that the compiler can map a finding in its own output back to the TaskPlan.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -122,7 +123,16 @@ def validate_document(
     if not document.ok:
         return result
     validator = _Validator(document, reporter, limits)
-    validator.run()
+    # The pass allocates many small tuples over a large live heap (the document tree):
+    # CPython's generational collector would traverse that heap again and again, costing
+    # more than the pass itself. The pause is restored on exit.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        validator.run()
+    finally:
+        if collecting:
+            gc.enable()
     seen: set[tuple] = set()
     for finding in sorted(validator.findings, key=lambda f: f.diagnostic.sort_key):
         dx = finding.diagnostic
@@ -584,22 +594,30 @@ class _Validator:
                 value(node["input"], path + ("input",))
 
     def _value(self, wf: _Workflow, value: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
-        """Every expression of a data tree (iteratively; `$literal` and `$` keys are data)."""
+        """Every expression of a data tree (iteratively; `$literal` and `$` keys are data).
+        Paths are built only for containers and expressions."""
+        if type(value) is str:
+            if value.startswith("${"):
+                self._expression(wf, value, path, chain, section, step)
+            return
         stack: list[tuple[Any, tuple]] = [(value, path)]
         while stack:
             node, where = stack.pop()
-            t = type(node)
-            if t is str:
-                if node.startswith("${"):
-                    self._expression(wf, node, where, chain, section, step)
-            elif t is dict:
+            if type(node) is dict:
                 if d.LITERAL in node:
                     continue
-                stack.extend(
-                    (member, where + (key,)) for key, member in reversed(list(node.items())) if not key.startswith("$")
-                )
-            elif t is list:
-                stack.extend((node[i], where + (i,)) for i in range(len(node) - 1, -1, -1))
+                items: Iterable[tuple[Any, Any]] = node.items()
+            elif type(node) is list:
+                items = enumerate(node)
+            else:
+                continue
+            for key, member in items:
+                t = type(member)
+                if t is str:
+                    if member.startswith("${") and not (type(key) is str and key.startswith("$")):
+                        self._expression(wf, member, where + (key,), chain, section, step)
+                elif (t is dict or t is list) and not (type(key) is str and key.startswith("$")):
+                    stack.append((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
         if type(text) is not str:
@@ -629,7 +647,6 @@ class _Validator:
         def at(start: int, end: int) -> Span | None:
             return self.span_in_string(path, text, start, end, 2)
 
-        name_span = at(ref.name_start, ref.name_end)
         if ref.root == "inputs":
             if wf.inputs is not None and ref.name not in wf.inputs:
                 message = f"workflow `{wf.name}` has no input `{ref.name}`"
@@ -639,13 +656,13 @@ class _Validator:
                     message += f"; did you mean `{close}`?"
                 elif not wf.inputs:
                     hint = "declare it under the workflow's `inputs`"
-                self.report(REFERENCE, path, message, span=name_span, hint=hint, step=step)
+                self.report(REFERENCE, path, message, span=at(ref.name_start, ref.name_end), hint=hint, step=step)
             return
         if ref.root in ("item", "index"):
             if not wf.item_ok:
-                self._item_outside_loop(wf, ref, path, name_span, step)
+                self._item_outside_loop(wf, ref, path, at(ref.name_start, ref.name_end), step)
             return
-        self._step_reference(wf, ref, text, path, chain, section, step, at, name_span)
+        self._step_reference(wf, ref, path, chain, section, step, at)
 
     def _item_outside_loop(self, wf: _Workflow, ref: ex.Ref, path: tuple, span: Span | None, step: _Step | None) -> None:
         what = f"`data.{ref.root}`"
@@ -667,11 +684,15 @@ class _Validator:
             step=step,
         )
 
-    def _step_reference(self, wf: _Workflow, ref: ex.Ref, text: str, path: tuple, chain: tuple, section: str,
-                        step: _Step | None, at: Any, name_span: Span | None) -> None:
+    def _step_reference(self, wf: _Workflow, ref: ex.Ref, path: tuple, chain: tuple, section: str,
+                        step: _Step | None, at: Any) -> None:
         name = ref.name or ""
         target = wf.by_id.get(name)
-        if target is None:
+        if target is None or (target.list_path == chain[0][0] and target.index < chain[0][1]):
+            if target is not None:  # the common case: an earlier step of the same list
+                self._result_field(target, ref, path, step, at)
+                return
+            name_span = at(ref.name_start, ref.name_end)
             owner = self.owner.get(name)
             hint = None
             if owner is not None:
@@ -690,9 +711,12 @@ class _Validator:
             return
         problem = self._visibility(target, chain, section)
         if problem is not None:
-            self.report(REFERENCE, path, problem, span=name_span, step=step,
+            self.report(REFERENCE, path, problem, span=at(ref.name_start, ref.name_end), step=step,
                         related=[self.reporter.related(jp.from_path(target.path + ("id",)), "the step is declared here")])
             return
+        self._result_field(target, ref, path, step, at)
+
+    def _result_field(self, target: _Step, ref: ex.Ref, path: tuple, step: _Step | None, at: Any) -> None:
         if not ref.segments or target.kind is None:
             return
         first = ref.segments[0]

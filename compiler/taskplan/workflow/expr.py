@@ -281,6 +281,208 @@ def _fast(body: str) -> Expression | None:
     return Expression(body, (ref,))
 
 
+class _Reject(Exception):
+    """The descent parser gives up: the grammar (lark) decides, and explains errors."""
+
+
+_D_WS = re.compile(r"[ \t\r\n]*")
+_D_WORD = re.compile(r"[A-Za-z0-9_-]+")
+_D_NAME = re.compile(r"[A-Za-z0-9_-]+")
+_D_STRING = re.compile(_JSON_STRING + r"|'(?:[^'\\\x00-\x1f]|\\['\\])*'")
+_D_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_D_INDEX = re.compile(r"0|[1-9][0-9]*")
+_D_COMPARATOR = re.compile(r"==|!=|<=|>=|<|>")
+_D_MAX_DEPTH = 64
+
+
+class _Descent:
+    """A recursive-descent parser of the same grammar, for valid expressions only: it is
+    ~10x faster than lark, and rejects (to lark) anything it is not sure of: keywords
+    not followed by a word boundary, nesting deeper than 64, and every error. What
+    it accepts, the grammar accepts, with the same Refs (tests/test_expr.py)."""
+
+    __slots__ = ("text", "pos", "refs", "depth")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+        self.refs: list[Ref] = []
+        self.depth = 0
+
+    def ws(self) -> None:
+        self.pos = _D_WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
+
+    def peek_word(self) -> str | None:
+        m = _D_WORD.match(self.text, self.pos)
+        return m.group() if m else None
+
+    def keyword(self, word: str) -> bool:
+        """Consume `word` when it is the whole next word."""
+        if self.peek_word() == word:
+            self.pos += len(word)
+            self.ws()
+            return True
+        return False
+
+    def char(self, c: str) -> bool:
+        if self.text.startswith(c, self.pos):
+            self.pos += len(c)
+            self.ws()
+            return True
+        return False
+
+    def expect(self, c: str) -> int:
+        start = self.pos
+        if not self.text.startswith(c, self.pos):
+            raise _Reject
+        self.pos += len(c)
+        end = self.pos
+        self.ws()
+        return end if c in ")]" else start
+
+    def run(self) -> Expression:
+        self.ws()
+        self.or_expr()
+        if self.pos != len(self.text):
+            raise _Reject
+        self.refs.sort(key=lambda r: r.start)
+        return Expression(self.text, tuple(self.refs))
+
+    def or_expr(self) -> None:
+        self.depth += 1
+        if self.depth > _D_MAX_DEPTH:
+            raise _Reject
+        self.and_expr()
+        while self.keyword("or"):
+            self.and_expr()
+        self.depth -= 1
+
+    def and_expr(self) -> None:
+        self.not_expr()
+        while self.keyword("and"):
+            self.not_expr()
+
+    def not_expr(self) -> None:
+        count = 0
+        while self.keyword("not"):
+            count += 1
+            if count > _D_MAX_DEPTH:
+                raise _Reject
+        self.operand()
+        m = _D_COMPARATOR.match(self.text, self.pos)
+        if m:
+            self.pos = m.end()
+            self.ws()
+            self.operand()
+
+    def operand(self) -> None:
+        text, pos = self.text, self.pos
+        if pos >= len(text):
+            raise _Reject
+        c = text[pos]
+        if c == "(":
+            self.char("(")
+            self.or_expr()
+            self.expect(")")
+            return
+        if c in "\"'":
+            m = _D_STRING.match(text, pos)
+            if not m:
+                raise _Reject
+            self.pos = m.end()
+            self.ws()
+            return
+        if c == "-" or c.isdigit():
+            m = _D_NUMBER.match(text, pos)
+            if not m:
+                raise _Reject
+            self.pos = m.end()
+            if self.peek_word() is not None:
+                raise _Reject
+            self.ws()
+            return
+        word = self.peek_word()
+        if word in ("true", "false", "null"):
+            self.keyword(word)
+        elif word == "data":
+            self.path(False)
+        elif word == "json":
+            self.keyword("json")
+            self.expect("(")
+            self.or_expr()
+            self.expect(")")
+        elif word == "present":
+            self.keyword("present")
+            self.expect("(")
+            if self.peek_word() != "data":
+                raise _Reject
+            self.path(True)
+            self.expect(")")
+        else:
+            raise _Reject
+
+    def name(self) -> tuple[str | int, int, int, int]:
+        """`.NAME` or `["..."]` (or `[n]` when allowed): value, token start, token end, end."""
+        text = self.text
+        if self.char("."):
+            m = _D_NAME.match(text, self.pos)
+            if not m:
+                raise _Reject
+            self.pos = m.end()
+            end = self.pos
+            self.ws()
+            return m.group(), m.start(), m.end(), end
+        if self.char("["):
+            m = _D_STRING.match(text, self.pos)
+            if m:
+                value: str | int = _string_value(Token("STRING", m.group()))
+            else:
+                m = _D_INDEX.match(text, self.pos)
+                if not m:
+                    raise _Reject
+                value = int(m.group())
+            self.pos = m.end()
+            self.ws()
+            end = self.expect("]")
+            return value, m.start(), m.end(), end
+        raise _Reject
+
+    def path(self, in_present: bool) -> None:
+        start = self.pos
+        self.pos += 4  # data
+        self.ws()
+        self.expect(".")
+        root = self.peek_word()
+        if root not in ("inputs", "steps", "item", "index"):
+            raise _Reject
+        root_start = self.pos
+        self.pos += len(root)
+        end = self.pos
+        self.ws()
+        name: str | None = None
+        name_start, name_end = root_start, end
+        segments: list[Segment] = []
+        spans: list[tuple[int, int]] = []
+        if root in ("inputs", "steps"):
+            key, name_start, name_end, end = self.name()
+            if not isinstance(key, str):
+                raise _Reject
+            name = key
+        if root != "index":
+            while self.pos < len(self.text) and self.text[self.pos] in ".[":
+                value, a, b, end = self.name()
+                segments.append(value)
+                spans.append((a, b))
+        self.refs.append(Ref(root, name, tuple(segments), start, end, name_start, name_end, tuple(spans), in_present))
+
+
+def _descent(body: str) -> Expression | None:
+    try:
+        return _Descent(body).run()
+    except _Reject:
+        return None
+
+
 def parse_slow(body: str) -> Expression:
     """Parse with the grammar only (no fast path): what `parse` must agree with."""
     try:
@@ -293,7 +495,7 @@ def parse_slow(body: str) -> Expression:
 @lru_cache(maxsize=65536)
 def parse(body: str) -> Expression:
     """Parse an expression body (the text inside `${...}`). Never raises."""
-    return _fast(body) or parse_slow(body)
+    return _fast(body) or _descent(body) or parse_slow(body)
 
 
 # --- building canonical expression text ------------------------------------------------------

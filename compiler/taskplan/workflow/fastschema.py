@@ -202,6 +202,8 @@ class Compiler:
         unknown = set(schema) - SUPPORTED
         if unknown:
             raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+        if "$ref" in schema and set(schema) - ANNOTATIONS == {"$ref"}:
+            return self.ref(schema["$ref"])  # a described reference: no wrapper
         checks: list[Check] = []
         if "$ref" in schema:
             checks.append(self.ref(schema["$ref"]))

@@ -58,49 +58,56 @@ def _check_expression(value: Any, path: tuple, out: Errors) -> None:
         )
 
 
+_NOT_WHOLE = (
+    "text containing `${` must be a whole expression `${...}`; write literal text as `{$literal: \"...\"}`"
+)
+_RESERVED_KEY = f"keys starting with `$` are reserved; write a mapping with such keys as `{{{d.LITERAL}: {{...}}}}`"
+
+
+def _check_string(text: str, path: tuple, out: Errors) -> None:
+    if "${" in text and not (len(text) >= 3 and text.startswith("${") and text.endswith("}")):
+        out.append(SchemaError(path, _NOT_WHOLE, code=EXPRESSION_CODE))
+
+
 def _check_value(value: Any, path: tuple, out: Errors) -> None:
     """A data tree, iteratively: literal strings may not contain `${` (unless they are
     a whole expression), mapping keys may not start with `$` except `{$literal: X}`,
-    whose X is not looked into."""
+    whose X is not looked into. Paths are built only where needed."""
+    t = type(value)
+    if t is str:
+        _check_string(value, path, out)
+        return
+    if t is not dict and t is not list:
+        if not (value is None or t is bool or t is int or t is float):  # pragma: no cover - readers give plain data
+            out.append(SchemaError(path, f"not a JSON value: {t.__name__}"))
+        return
     stack: list[tuple[Any, tuple]] = [(value, path)]
     while stack:
         node, where = stack.pop()
-        t = type(node)
-        if t is str:
-            if "${" in node and not (len(node) >= 3 and node.startswith("${") and node.endswith("}")):
-                out.append(
-                    SchemaError(
-                        where,
-                        "text containing `${` must be a whole expression `${...}`; "
-                        "write literal text as `{$literal: \"...\"}`",
-                        code=EXPRESSION_CODE,
-                    )
-                )
-        elif t is dict:
+        if type(node) is dict:
             if d.LITERAL in node:
                 for key in node:
                     if key != d.LITERAL:
                         out.append(SchemaError(where + (key,), f"a `{d.LITERAL}` mapping has no other field than `{d.LITERAL}`", True))
                 continue
-            children = []
             for key, member in node.items():
                 if key.startswith("$"):
-                    out.append(
-                        SchemaError(
-                            where + (key,),
-                            f"keys starting with `$` are reserved; write a mapping with such keys as `{{{d.LITERAL}: {{...}}}}`",
-                            True,
-                        )
-                    )
-                else:
-                    children.append((member, where + (key,)))
-            stack.extend(reversed(children))
-        elif t is list:
-            stack.extend((node[i], where + (i,)) for i in range(len(node) - 1, -1, -1))
-        elif node is None or t is bool or t is int or t is float:
-            pass
-        else:  # pragma: no cover - readers produce plain data only
-            out.append(SchemaError(where, f"not a JSON value: {t.__name__}"))
+                    out.append(SchemaError(where + (key,), _RESERVED_KEY, True))
+                    continue
+                t = type(member)
+                if t is str:
+                    if "${" in member:
+                        _check_string(member, where + (key,), out)
+                elif t is dict or t is list:
+                    stack.append((member, where + (key,)))
+        else:
+            for i, member in enumerate(node):
+                t = type(member)
+                if t is str:
+                    if "${" in member:
+                        _check_string(member, where + (i,), out)
+                elif t is dict or t is list:
+                    stack.append((member, where + (i,)))
 
 
 class _Steps:
