@@ -186,3 +186,19 @@ def test_write_atomic_into_missing_directory_fails_cleanly(tmp_path):
     with pytest.raises(OSError):
         write_atomic(tmp_path / "missing" / "out.yaml", "x: 1\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_shared_objects_are_written_twice_never_as_aliases():
+    shared = {"type": "string"}
+    out = emit_yaml({"a": shared, "b": [shared, shared]})
+    assert "&" not in out and "*" not in out
+    sink = Diagnostics()
+    document = read_document(out.encode(), "w.yaml", sink, codes=WORKFLOW_CODES)
+    assert document.ok and document.tree == {"a": shared, "b": [shared, shared]}
+
+
+def test_emitting_leaves_ruamel_defaults_alone():
+    from ruamel.yaml.representer import SafeRepresenter
+
+    emit_yaml({"yes": [1e-07]})
+    assert SafeRepresenter.yaml_representers[str] is SafeRepresenter.represent_str

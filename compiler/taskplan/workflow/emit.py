@@ -20,6 +20,7 @@ the new one, never half of one, and a failure leaves the old file untouched.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import re
@@ -30,6 +31,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.representer import SafeRepresenter
+from ruamel.yaml.tag import Tag
 
 WIDTH = 1 << 30
 """Effectively no folding (libyaml's width is a C int)."""
@@ -59,13 +61,23 @@ def needs_quotes(text: str) -> bool:
     return text == "" or bool(_AMBIGUOUS.match(text))
 
 
+# One Tag object per tag, shared by every node: ruamel would otherwise make a Tag per
+# node and decode its URI character by character (most of the emitter's time).
+_STR = Tag(suffix="tag:yaml.org,2002:str")
+_FLOAT = Tag(suffix="tag:yaml.org,2002:float")
+_INT = Tag(suffix="tag:yaml.org,2002:int")
+_BOOL = Tag(suffix="tag:yaml.org,2002:bool")
+_NULL = Tag(suffix="tag:yaml.org,2002:null")
+_SEQ = Tag(suffix="tag:yaml.org,2002:seq")
+_MAP = Tag(suffix="tag:yaml.org,2002:map")
+
+
 def _represent_str(representer: SafeRepresenter, data: str) -> Any:
-    tag = "tag:yaml.org,2002:str"
     if "\n" in data:
-        return representer.represent_scalar(tag, data, style="|")
+        return representer.represent_scalar(_STR, data, style="|")
     if needs_quotes(data):
-        return representer.represent_scalar(tag, data, style="'")
-    return representer.represent_scalar(tag, data)
+        return representer.represent_scalar(_STR, data, style="'")
+    return representer.represent_scalar(_STR, data)
 
 
 def float_text(value: float) -> str:
@@ -85,27 +97,43 @@ def float_text(value: float) -> str:
 
 
 def _represent_float(representer: SafeRepresenter, data: float) -> Any:
-    return representer.represent_scalar("tag:yaml.org,2002:float", float_text(data))
+    return representer.represent_scalar(_FLOAT, float_text(data))
+
+
+def _represent_int(representer: SafeRepresenter, data: int) -> Any:
+    return representer.represent_scalar(_INT, str(data))
+
+
+def _represent_bool(representer: SafeRepresenter, data: bool) -> Any:
+    return representer.represent_scalar(_BOOL, "true" if data else "false")
+
+
+def _represent_none(representer: SafeRepresenter, data: None) -> Any:
+    return representer.represent_scalar(_NULL, "null")
+
+
+def _represent_list(representer: SafeRepresenter, data: list) -> Any:
+    return representer.represent_sequence(_SEQ, data)
 
 
 def _represent_dict(representer: SafeRepresenter, data: dict) -> Any:
     # insertion order, never sorted
-    return representer.represent_mapping("tag:yaml.org,2002:map", data.items())
+    return representer.represent_mapping(_MAP, data.items())
 
 
 class _Representer(SafeRepresenter):
-    """The safe representer with our own str, float and dict rules (a subclass, so that
-    ruamel's global SafeRepresenter stays as it is for everyone else)."""
+    """The safe representer with our own rules (a subclass, so that ruamel's global
+    SafeRepresenter stays as it is for everyone else)."""
 
     def ignore_aliases(self, data: Any) -> bool:
-        # The same object twice (a schema shared by two steps) is written out twice:
-        # the dialect, like every reader we accept, refuses anchors and aliases.
+        # An object that occurs twice in the data (a shared schema dict) is written
+        # twice: never as an anchor and alias, which the compiler's readers refuse.
         return True
 
 
-_Representer.add_representer(str, _represent_str)
-_Representer.add_representer(float, _represent_float)
-_Representer.add_representer(dict, _represent_dict)
+for _type, _fn in ((str, _represent_str), (float, _represent_float), (int, _represent_int), (bool, _represent_bool),
+                   (type(None), _represent_none), (list, _represent_list), (dict, _represent_dict)):
+    _Representer.add_representer(_type, _fn)
 
 
 @lru_cache(maxsize=1)
@@ -122,7 +150,16 @@ def _yaml() -> YAML:
 def emit_yaml(data: Any) -> str:
     """`data` (dict, list, str, int, float, bool, None) as YAML text."""
     stream = io.StringIO()
-    _yaml().dump(data, stream)
+    # ruamel builds a node per value before the C emitter writes them: hundreds of
+    # thousands of objects for a large workflow, over which CPython's collector would
+    # run full collections again and again. None of them is cyclic garbage.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _yaml().dump(data, stream)
+    finally:
+        if collecting:
+            gc.enable()
     return stream.getvalue()
 
 
