@@ -98,7 +98,7 @@ def generate() -> str:
         "subject (task and port, group, choice, input) and, where useful, related places and",
         "a hint. `taskplan check --format json` writes",
         "`{\"diagnostics\": [...], \"summary\": {\"errors\": n, \"warnings\": n, \"files\": n}}`",
-        "(`files`: the documents checked), sorted by file, line, column and code, without",
+        "(`files`: the plans, or workflows, checked), sorted by file, line, column and code, without",
         "duplicates, byte-identical for the same input. Exit codes: 0 no errors (warnings",
         "allowed), 1 errors, 2 bad usage or a file that cannot be read, 3 a compiler failure",
         "(`COMPILER_INTERNAL`: a bug of taskplan, never of the plan).",

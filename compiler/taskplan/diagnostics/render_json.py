@@ -5,7 +5,7 @@
  "summary": {"errors": 1, "warnings": 0, "files": 2}}
 ```
 
-`files` is the number of documents checked. The diagnostics are sorted and
+`files` is the number of files checked (plans; workflows for `validate`). The diagnostics are sorted and
 deduplicated (`Diagnostics.sorted()`: file, line, column, code), one per line;
 fields keep the contract's order, non-ASCII text is written as is (UTF-8), and
 the output ends with a newline: the same diagnostics give the same bytes.
