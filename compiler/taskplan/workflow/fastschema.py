@@ -336,9 +336,17 @@ class Compiler:
         def check(value: Any, path: Path, out: Errors) -> None:
             if type(value) is not dict:
                 return
-            for name in required:
-                if name not in value:
-                    out.append(SchemaError(path, f"missing required field `{name}`{where}"))
+            missing = [name for name in required if name not in value]
+            if missing and closed:
+                # a misspelt required field is one mistake: reported at the unknown key
+                # ("did you mean"), not also as missing
+                for key in value:
+                    if key not in properties:
+                        close = suggest(key, known)
+                        if close in missing:
+                            missing.remove(close)
+            for name in missing:
+                out.append(SchemaError(path, f"missing required field `{name}`{where}"))
             if min_properties is not None and len(value) < min_properties:
                 out.append(SchemaError(path, f"{_field(path)} needs at least {min_properties} entr{'ies' if min_properties != 1 else 'y'}"))
             for key, member in value.items():
