@@ -30,9 +30,11 @@ them). Anything unusual falls back to the strict reader, which reports it.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from json import JSONDecodeError
 from json.decoder import scanstring
@@ -93,9 +95,16 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]").search
 _BRACKET_DEPTH = [0] * 256
 _BRACKET_DEPTH[ord("[")] = _BRACKET_DEPTH[ord("{")] = 1
 _BRACKET_DEPTH[ord("]")] = _BRACKET_DEPTH[ord("}")] = -1
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_QUOTES_OR_BRACKETS = bytes(b for b in range(256) if b not in b'"[]{}')
+_QUOTED = re.compile(rb'"[^"]*"')
 _SKIP = make_scanner(json.JSONDecoder())
 """The C scanner: skips a nested container (returns its end) while a lazy node reads its parent."""
+
+
+@lru_cache(maxsize=8)
+def _longer_than(chars: int) -> Any:
+    """Finds a string of more than `chars` characters (escapes counted as written: never fewer)."""
+    return re.compile(f'"[^"]{{{chars + 1}}}').search
 
 
 class _Refused(ValueError):
@@ -121,24 +130,28 @@ def _float(text: str) -> float:
 
 
 def _fast(text: str, ctx: "ReadContext") -> tuple[Any, Pos] | None:
-    """Tree and lazy positions when the text is plainly fine; None to take the strict reader."""
+    """Tree and lazy positions when the text is plainly fine; None to take the strict reader.
+
+    Every check here is a C-speed pass over the text; none reports anything."""
     limits = ctx.limits
-    scrubbed = text
-    if "\\" in text:
-        # Escaped backslashes and quotes become one plain character each, so that the
-        # quotes left delimit the strings and every piece is no shorter than its value.
-        scrubbed = text.replace("\\\\", "x").replace('\\"', "x")
-        if _SURROGATE_ESCAPE(scrubbed) is not None:
+    raw = text.encode("utf-8")
+    if b"\\" in raw:
+        if _SURROGATE_ESCAPE(text.replace("\\\\", "xx")) is not None:
             return None  # surrogate pairs (and lone halves) are the strict reader's business
-    pieces = scrubbed.split('"')
-    if len(pieces) % 2 == 0:
+        # Without escaped backslashes and quotes, every quote left delimits a string.
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    # Nesting depth from the brackets outside strings: keep quotes and brackets, drop
+    # the quoted parts, then the running sum of +1/-1 per bracket. json.loads recurses,
+    # so this comes before it.
+    skeleton = raw.translate(None, _NOT_QUOTES_OR_BRACKETS)
+    if skeleton.count(b'"') % 2:
         return None  # an unclosed string
-    if len(text) > limits.max_scalar_chars and max(map(len, pieces)) > limits.max_scalar_chars:
-        return None
-    # Nesting depth from the brackets outside strings (the even pieces), in C: the
-    # running sum of +1/-1 per bracket. json.loads recurses, so this comes first.
-    brackets = "".join(pieces[0::2]).encode("utf-8", "replace").translate(None, _NOT_BRACKETS)
+    brackets = _QUOTED.sub(b"", skeleton)
     if brackets and max(accumulate(map(_BRACKET_DEPTH.__getitem__, brackets))) > limits.max_depth:
+        return None
+    if len(text) > limits.max_scalar_chars and _longer_than(limits.max_scalar_chars)(
+        text.replace("\\\\", "x").replace('\\"', "x")
+    ):
         return None
     max_digits = limits.max_number_digits
 
@@ -154,21 +167,21 @@ def _fast(text: str, ctx: "ReadContext") -> tuple[Any, Pos] | None:
         return None  # JSONDecodeError, a hook's refusal, an integer Python will not convert
     start = _WS(text, 0).end()
     end = len(text.rstrip(" \t\n\r"))
-    return tree, _lazy_pos(_Source(text, ctx.lines), start, end)
+    return tree, _lazy_pos(_Source(text, ctx), start, end)
 
 
 class _Source:
-    """What the lazy nodes of one document share: the text and its line table."""
+    """What the lazy nodes of one document share: the text and (built when first
+    needed) its line table."""
 
-    __slots__ = ("text", "lines", "n")
+    __slots__ = ("text", "ctx")
 
-    def __init__(self, text: str, lines: Any):
+    def __init__(self, text: str, ctx: "ReadContext"):
         self.text = text
-        self.lines = lines
-        self.n = len(text)
+        self.ctx = ctx
 
     def span(self, start: int, end: int) -> Span:
-        starts = self.lines.starts
+        starts = self.ctx.lines.starts
         last = len(starts) - 1  # starts[last] is the end of the text, not a line start
         line = bisect_right(starts, start, 0, last) - 1
         end_line = line if end < starts[line + 1] else bisect_right(starts, end, 0, last) - 1
@@ -203,74 +216,112 @@ def _lazy_pos(source: _Source, start: int, end: int) -> Pos:
 
 
 class _LazyMapPos(MapPos):
-    """A MapPos whose `keys` are read from the text when first asked for."""
+    """A MapPos whose span and `keys` are worked out from the text when first asked for."""
 
-    __slots__ = ("_source", "_start")
+    __slots__ = ("_source", "_start", "_end")
 
     def __init__(self, source: _Source, start: int, end: int):
-        self.span = source.span(start, end)
         self._source = source
         self._start = start
+        self._end = end
+
+    @property  # type: ignore[override]
+    def span(self) -> Span:
+        try:
+            return MapPos.span.__get__(self, MapPos)  # type: ignore[attr-defined]
+        except AttributeError:
+            span = self._source.span(self._start, self._end)
+            MapPos.span.__set__(self, span)  # type: ignore[attr-defined]
+            return span
 
     @property  # type: ignore[override]
     def keys(self) -> dict[str, tuple[Span, Pos]]:
         try:
             return MapPos.keys.__get__(self, MapPos)  # type: ignore[attr-defined]
         except AttributeError:
-            pass
-        source = self._source
-        text = source.text
-        keys: dict[str, tuple[Span, Pos]] = {}
-        after = self._start + 1  # after '{', then after each member's value
-        m = _FIRST_KEY(text, after)
-        while m is None or m.lastindex != 2:  # not '}'
-            if m is not None:
-                key = m.group(1)
-                ks = m.start(1) - 1
-                ke = m.end(1) + 1
-                at = m.end()
-            else:  # a key with escapes
-                ks = (_WS if after == self._start + 1 else _COMMA)(text, after).end()  # type: ignore[union-attr]
-                key, ke = scanstring(text, ks + 1, True)
-                at = _COLON(text, ke).end()  # type: ignore[union-attr]
-            child, after = source.child(at)
-            keys[key] = (source.span(ks, ke), child)
-            m = _NEXT_KEY(text, after)
-        MapPos.keys.__set__(self, keys)  # type: ignore[attr-defined]
-        return keys
+            keys = _expand(_members, self._source, self._start)
+            MapPos.keys.__set__(self, keys)  # type: ignore[attr-defined]
+            return keys
 
 
 class _LazySeqPos(SeqPos):
-    """A SeqPos whose `items` are read from the text when first asked for."""
+    """A SeqPos whose span and `items` are worked out from the text when first asked for."""
 
-    __slots__ = ("_source", "_start")
+    __slots__ = ("_source", "_start", "_end")
 
     def __init__(self, source: _Source, start: int, end: int):
-        self.span = source.span(start, end)
         self._source = source
         self._start = start
+        self._end = end
+
+    @property  # type: ignore[override]
+    def span(self) -> Span:
+        try:
+            return SeqPos.span.__get__(self, SeqPos)  # type: ignore[attr-defined]
+        except AttributeError:
+            span = self._source.span(self._start, self._end)
+            SeqPos.span.__set__(self, span)  # type: ignore[attr-defined]
+            return span
 
     @property  # type: ignore[override]
     def items(self) -> list[Pos]:
         try:
             return SeqPos.items.__get__(self, SeqPos)  # type: ignore[attr-defined]
         except AttributeError:
-            pass
-        source = self._source
-        text = source.text
-        items: list[Pos] = []
-        m = _FIRST_ITEM(text, self._start + 1)
-        if m.lastindex is None:  # not ']'
+            items = _expand(_items, self._source, self._start)
+            SeqPos.items.__set__(self, items)  # type: ignore[attr-defined]
+            return items
+
+
+def _expand(read: Any, source: _Source, start: int) -> Any:
+    """Run `read` without the cyclic collector (as the readers run): it allocates many
+    small acyclic objects, and the C scanner builds (and drops) each skipped container."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return read(source, start)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _members(source: _Source, start: int) -> dict[str, tuple[Span, Pos]]:
+    """The members of the (valid) object whose '{' is at `start`: key span and position."""
+    text = source.text
+    keys: dict[str, tuple[Span, Pos]] = {}
+    after = start + 1  # after '{', then after each member's value
+    m = _FIRST_KEY(text, after)
+    while m is None or m.lastindex != 2:  # not '}'
+        if m is not None:
+            key = m.group(1)
+            ks = m.start(1) - 1
+            ke = m.end(1) + 1
             at = m.end()
-            while True:
-                child, after = source.child(at)
-                items.append(child)
-                m = _NEXT_ITEM(text, after)
-                if m.lastindex is not None:  # ']'
-                    break
-                at = m.end()
-        SeqPos.items.__set__(self, items)  # type: ignore[attr-defined]
-        return items
+        else:  # a key with escapes
+            ks = (_WS if after == start + 1 else _COMMA)(text, after).end()  # type: ignore[union-attr]
+            key, ke = scanstring(text, ks + 1, True)
+            at = _COLON(text, ke).end()  # type: ignore[union-attr]
+        child, after = source.child(at)
+        keys[key] = (source.span(ks, ke), child)
+        m = _NEXT_KEY(text, after)
+    return keys
+
+
+def _items(source: _Source, start: int) -> list[Pos]:
+    """The positions of the items of the (valid) array whose '[' is at `start`."""
+    text = source.text
+    items: list[Pos] = []
+    m = _FIRST_ITEM(text, start + 1)
+    if m.lastindex is None:  # not ']'
+        at = m.end()
+        while True:
+            child, after = source.child(at)
+            items.append(child)
+            m = _NEXT_ITEM(text, after)
+            if m.lastindex is not None:  # ']'
+                break
+            at = m.end()
+    return items
 
 
 # ---- the strict reader -----------------------------------------------------------
