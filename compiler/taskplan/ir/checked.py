@@ -453,23 +453,27 @@ def input_default_sites(inp: Any, pointer: str) -> Iterator[tuple[str, Any]]:
         yield f"{pointer}/default", inp.default
 
 
+_BINDING_TASKS = frozenset({OperationTask, TransformTask, CallTask})
+
+
 def task_value_slots(task: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
     """A task's own top-level values (not those of its child scopes), in field order,
     as (slot, pointer, value). Placeholders have none."""
-    if isinstance(task, (OperationTask, TransformTask, CallTask)):
+    t = type(task)
+    if t is ValueTask:
+        for i, o in enumerate(task.outputs):
+            if type(o) is TaskOutput:
+                yield "outputs", f"{pointer}/outputs/{i}/value", o.value
+    elif t in _BINDING_TASKS:
         for i, b in enumerate(task.inputs):
-            if isinstance(b, TaskOutput):
+            if type(b) is TaskOutput:
                 yield "inputs", f"{pointer}/inputs/{i}/value", b.value
-        if isinstance(task, TransformTask):
+        if t is TransformTask:
             for ptr, v in type_defaults(task.resultType, f"{pointer}/resultType"):
                 yield "default", ptr, v
-    elif isinstance(task, ValueTask):
-        for i, o in enumerate(task.outputs):
-            if isinstance(o, TaskOutput):
-                yield "outputs", f"{pointer}/outputs/{i}/value", o.value
-    elif isinstance(task, ConditionalTask):
+    elif t is ConditionalTask:
         yield "condition", f"{pointer}/condition", task.condition
-    elif isinstance(task, ForeachTask):
+    elif t is ForeachTask:
         yield "items", f"{pointer}/items", task.items
 
 

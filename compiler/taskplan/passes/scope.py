@@ -260,14 +260,17 @@ class _ScopePass:
                 for o in scope.outputs:
                     self.values(f"{o.pointer}/value", o.model.value, None, scope)
                 continue
-            self.depends_on(task)
-            if task.is_placeholder:
+            model = task.model
+            if getattr(model, "dependsOn", None):
+                self.depends_on(task)
+            kind = type(model)
+            if kind is InvalidTask:
                 continue  # a placeholder's values are not checked; its dependsOn still orders it
-            if isinstance(task.model, CallTask):
+            if kind is CallTask:
                 self.call(task)
-            for slot, ptr, value in task_value_slots(task.model, task.pointer):
+            for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
-                    self.values(ptr, value, task, task.scope)
+                    self.values(ptr, value, task, scope)
         for task in self.cp.tasks:
             self.ports(task)
 
