@@ -11,6 +11,7 @@ import pytest
 from taskplan.api import CHECK_PASSES, check_plan, load_catalog_set
 from taskplan.diagnostics import Severity
 from taskplan.diagnostics.docs import FAMILY_ORDER, OWNERS, generate
+from taskplan.diagnostics.docs import main as docs_main
 from taskplan.diagnostics.registry import REGISTRY
 from taskplan.passes.validate import validate_text
 
@@ -98,3 +99,13 @@ def test_docs_have_a_section_per_code():
         assert f"\n### {code}\n" in text
         if info.wrong:
             assert info.wrong.strip() in text
+
+
+def test_the_docs_command_writes_and_checks(tmp_path, capsys):
+    target = tmp_path / "d.md"
+    assert docs_main(["--check", "-o", str(target)]) == 1  # missing: stale
+    assert docs_main(["-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == generate()
+    assert docs_main(["--check", "-o", str(target)]) == 0
+    target.write_text(generate() + "edited\n", encoding="utf-8")
+    assert docs_main(["--check", "-o", str(target)]) == 1
