@@ -29,6 +29,7 @@ from taskplan.diagnostics import Diagnostic, Diagnostics, Location, Reporter, Se
 if TYPE_CHECKING:
     from taskplan.catalog import Catalog
     from taskplan.ir.checked import CheckedPlan
+    from taskplan.ir.typed import TypedPlan
     from taskplan.source.document import SourceDocument
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -44,7 +45,7 @@ EXIT_INTERNAL = 3
 
 INTERNAL_CODE = "COMPILER_INTERNAL"
 
-CHECK_PASSES = ("read", "shape", "structure", "identity", "scope")
+CHECK_PASSES = ("read", "shape", "structure", "identity", "scope", "types")
 """The passes `check_plan` runs, in order: the owners (CodeInfo.owner) of every code it can report."""
 
 
@@ -131,6 +132,8 @@ class CheckResult:
     """Every document read for this check (the plan and its catalogs), by display path."""
     plan: "CheckedPlan | None" = None
     """The checked plan, when the pipeline got that far (it may still have errors: see `ok`)."""
+    typed: "TypedPlan | None" = None
+    """The typed plan (the types pass's output), when the pipeline got that far."""
     input_errors: list[UnreadableInput] = field(default_factory=list)
     """Files that could not be read at all (the plan: then it was not checked; catalogs)."""
 
@@ -270,7 +273,7 @@ class _Pipeline:
 
     def _run(self) -> None:
         # Imported here so that importing the API (and `taskplan --version`) stays cheap.
-        from taskplan.passes import identity, scope, shape, structure
+        from taskplan.passes import identity, scope, shape, structure, types
         from taskplan.source.read import read_document
 
         self.stage = "read"
@@ -292,8 +295,11 @@ class _Pipeline:
         table = identity.run(plan, reporter)
 
         self.stage = "scope"
-        self.result.plan = scope.run(plan, table, reporter)
-        # Next: the types pass, checking the plan against `self.catalog`'s contracts.
+        checked = scope.run(plan, table, reporter)
+        self.result.plan = checked
+
+        self.stage = "types"
+        self.result.typed = types.run(checked, self.catalog, reporter)
 
 
 def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:
