@@ -820,6 +820,8 @@ class _ScopePass:
         group = target
         task.group = group
         group.calls.append(task)
+        if is_broken(group.model):
+            task.broken = True  # a group in error has unknown outputs: so has the call
         if "inputs" in dropped_fields(group.model):
             return  # the group's inputs had a shape error (reported): bindings cannot be judged
         bound: set[str] = set()
