@@ -61,6 +61,7 @@ def fake_passes(monkeypatch):
     monkeypatch.setattr("taskplan.passes.structure.run", step("structure"))
     monkeypatch.setattr("taskplan.passes.identity.run", step("identity", "table"))
     monkeypatch.setattr("taskplan.passes.scope.run", step("scope", "checked"))
+    monkeypatch.setattr("taskplan.passes.types.run", step("types", "typed"))
     return ran
 
 
@@ -80,9 +81,9 @@ def plans(tmp_path):
 def test_api_runs_every_pass_in_order_and_returns_typed_results(fake_passes, plans):
     path = plans("a.taskplan.yaml", "ok: 1\nid: bad\nx: meh\n")
     result = api.check_plan(path)
-    assert fake_passes == ["read", "shape", "structure", "identity", "scope"]
+    assert fake_passes == ["read", "shape", "structure", "identity", "scope", "types"]
     assert [d.code for d in result.diagnostics] == ["TASK_ID_INVALID", "NAME_DUPLICATE"]
-    assert result.plan == "checked"
+    assert result.plan == "checked" and result.typed == "typed"
     assert set(result.documents) == {path}
     assert not result.ok and result.exit_code == 1
     assert (result.errors, result.warnings) == (1, 1)
@@ -119,6 +120,7 @@ def test_api_an_exception_in_a_pass_is_one_internal_diagnostic(fake_passes, plan
     assert "tests/test_cli.py" not in internal[0].message  # only frames of the package are named
     assert result.exit_code == 3 and result.plan is None
     assert "TASK_ID_INVALID" in {d.code for d in result.diagnostics}  # what was found before stays
+    assert "types" not in fake_passes  # nothing runs after the failure
 
 
 @pytest.mark.parametrize(
@@ -236,6 +238,16 @@ def test_a_bug_in_the_command_itself_exits_3(fake_passes, plans, monkeypatch):
     assert result.exit_code == 3
     assert "COMPILER_INTERNAL" in result.stderr and "renderer bug" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_ctrl_c_is_quiet(fake_passes, plans, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("taskplan.passes.shape.shape", interrupted)
+    result = run("check", plans("a.yaml", "x: 1\n"))
+    assert result.exit_code == 130
+    assert "Traceback" not in result.output and "interrupted" in result.stderr
 
 
 def test_check_usage_errors_exit_2(plans):

@@ -157,7 +157,8 @@ def report_unreadable(errors: Iterable[UnreadableInput], color: str = "auto") ->
 
 def guard(command: Callable[..., int]) -> Callable[..., None]:
     """Wrap a command body that returns an exit code: exit with it, and turn an
-    unexpected exception (a bug of ours) into a one-line message and exit code 3."""
+    unexpected exception (a bug of ours) into a one-line message and exit code 3
+    (Ctrl-C: exit code 130, no traceback)."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
@@ -165,6 +166,9 @@ def guard(command: Callable[..., int]) -> Callable[..., None]:
             code = command(*args, **kwargs)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:  # Ctrl-C: stop quietly, as shells expect
+            write("\ninterrupted\n", err=True)
+            code = 130
         except Exception as exc:  # noqa: BLE001
             from taskplan.api import internal_error
 
