@@ -2,10 +2,9 @@
 
 `check_plan` runs everything that can be wrong with a plan without lowering
 it (diagnostics.md, Commands and passes): the catalogs are loaded (once per
-run), then the plan goes read -> shape -> structure -> identity -> scope. Each
-pass runs only on what the previous one produced. The types pass, which checks
-the plan against the catalogs' contracts, is the next step of `_Pipeline` once
-it exists; until then the catalogs are loaded and checked but not used.
+run), then the plan goes read -> shape -> structure -> identity -> scope ->
+types (against the catalogs' contracts). Each pass runs only on what the
+previous one produced.
 
 The pipeline never raises on user input. An exception escaping a pass is a
 compiler bug: it becomes one `COMPILER_INTERNAL` diagnostic located at the
