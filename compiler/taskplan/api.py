@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
@@ -28,6 +28,7 @@ from taskplan.diagnostics import Diagnostic, Diagnostics, Location, Reporter, Se
 if TYPE_CHECKING:
     from taskplan.catalog import Catalog
     from taskplan.ir.checked import CheckedPlan
+    from taskplan.ir.graph import PlanningGraph
     from taskplan.ir.typed import TypedPlan
     from taskplan.source.document import SourceDocument
 
@@ -328,3 +329,131 @@ def _innermost_frame(exc: BaseException) -> str:
             continue
         found = f" (at {relative.as_posix()}:{frame.lineno})"
     return found
+
+
+# ------------------------------------------------------------------- compile
+
+
+@dataclass(slots=True)
+class CompileResult(CheckResult):
+    """What compiling one plan produced: the check's findings, and when the plan is
+    clean, the PlanningGraph and the workflow YAML (validated before it is returned)."""
+
+    graph: "PlanningGraph | None" = None
+    yaml: str | None = None
+    """The workflow YAML, only when the plan compiled and the output validated."""
+    usage_errors: list[str] = field(default_factory=list)
+    """Bad `choose` selections (an unknown choice or alternative): exit code 2."""
+
+    @property
+    def exit_code(self) -> int:
+        code = CheckResult.exit_code.fget(self)  # type: ignore[attr-defined]
+        if code in (EXIT_OK, EXIT_ERRORS) and self.usage_errors:
+            return EXIT_USAGE
+        return code
+
+
+def compile_plan(
+    path: PathLike,
+    *,
+    catalogs: Sequence[PathLike] | CatalogSet = (),
+    choose: Mapping[str, str] | None = None,
+    auto: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+    text: bytes | None = None,
+) -> CompileResult:
+    """Compile the plan at `path` (or `text`, shown as `path`) with every pass:
+    check, then lower, emit and validate its own output. `choose` selects choice
+    alternatives (choice ID -> alternative ID); with `auto`, a choice without a
+    selection takes its recommendation (recorded in the output)."""
+    display = os.fspath(path)
+    loaded = catalogs if isinstance(catalogs, CatalogSet) else load_catalog_set(catalogs, limits=limits)
+    result = CompileResult(path=display, documents=dict(loaded.documents), input_errors=list(loaded.input_errors))
+    sink = Diagnostics()
+    sink.extend(loaded.diagnostics)
+    if text is None:
+        try:
+            text = read_input(display, limits)
+        except UnreadableInput as exc:
+            result.input_errors.insert(0, exc)
+    if text is not None:
+        _CompilePipeline(display, text, limits, sink, result, loaded.catalog, dict(choose or {}), auto).run()
+    result.diagnostics = sink.sorted()
+    return result
+
+
+class _CompilePipeline(_Pipeline):
+    """The check passes, then (on a clean plan) lower -> emit -> validate."""
+
+    def __init__(self, path, data, limits, sink, result, catalog, choose: dict[str, str], auto: bool):
+        super().__init__(path, data, limits, sink, result, catalog)
+        self.choose = choose
+        self.auto = auto
+
+    def _run(self) -> None:
+        super()._run()
+        result = self.result
+        typed = result.typed
+        if typed is None or self.sink.has_errors or result.input_errors:
+            return  # fail closed: nothing is lowered from a plan in error
+        from taskplan.passes import lower
+        from taskplan.passes.validate import validate_text
+        from taskplan.workflow.emit import emit_yaml
+
+        reporter = Reporter(result.documents[self.path], self.sink)
+        if not self._check_selections(typed):
+            return
+
+        self.stage = "lower"
+        selections = lower.resolve_choices(typed, reporter, self.choose, self.auto)
+        if selections is None:
+            return
+        graph = lower.lower(typed, reporter, selections)
+        problems = graph.check()
+        if problems:
+            raise AssertionError("the PlanningGraph breaks its invariants: " + "; ".join(problems[:5]))
+
+        self.stage = "emit"
+        text = emit_yaml(graph.to_data())
+
+        self.stage = "validate"
+        # The compiler re-validates its own output: any finding is a compiler bug,
+        # shown at the TaskPlan slot the offending step was compiled from.
+        validation = validate_text(text.encode("utf-8"), "<compiled workflow>", limits=self.limits)
+        if validation.diagnostics:
+            for finding in validation.findings or []:
+                self._internal(reporter, finding.source or "", finding.diagnostic, finding.step)
+            if not validation.findings:
+                for d in validation.diagnostics:
+                    self._internal(reporter, "", d, None)
+            return
+        result.graph = graph
+        result.yaml = text
+
+    def _check_selections(self, typed: "TypedPlan") -> bool:
+        choices = {c.id: c for c in typed.checked.choices}
+        ok = True
+        for choice_id, alt in sorted(self.choose.items()):
+            c = choices.get(choice_id)
+            if c is None:
+                known = ", ".join(sorted(choices)) or "none"
+                self.result.usage_errors.append(f"--choose {choice_id}={alt}: the plan has no choice `{choice_id}` (its choices: {known})")
+                ok = False
+            elif alt not in [a.id for a in c.model.alternatives]:
+                alts = ", ".join(a.id for a in c.model.alternatives)
+                self.result.usage_errors.append(f"--choose {choice_id}={alt}: choice `{choice_id}` has no alternative `{alt}` (its alternatives: {alts})")
+                ok = False
+        return ok
+
+    def _internal(self, reporter: Reporter, pointer: str, finding: Diagnostic, step: str | None) -> None:
+        where = f" (step `{step}`)" if step else ""
+        self.sink.add(
+            Diagnostic(
+                code=INTERNAL_CODE,
+                severity=Severity.ERROR,
+                message=f"internal compiler error: the compiled workflow does not validate{where}: "
+                f"{finding.code}: {finding.message}",
+                location=reporter.locate(pointer),
+                hint="this is a bug in taskplan, not in the plan; please report it together with the plan",
+            )
+        )

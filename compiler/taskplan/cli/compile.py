@@ -1,0 +1,158 @@
+"""`taskplan compile PLAN [--catalog FILE]... [-o OUT] [--check] [--auto] [--choose CHOICE=ALT]...`
+
+Runs every pass and writes the workflow YAML, validated before it is written,
+atomically (a failed compile leaves OUT as it was). Without `-o` (or with
+`-o -`) the YAML goes to stdout and diagnostics to stderr. `--check` is the CI
+gate: it compiles, compares with the existing OUT and fails without writing
+when OUT is missing or would change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+
+import click
+
+from taskplan import api
+from taskplan.cli._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    color_option,
+    emit,
+    format_option,
+    guard,
+    report_unreadable,
+    write,
+)
+
+EXIT_USAGE = 2
+_DIFF_LINES = 40
+
+
+def _parse_choose(values: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values:
+        choice, sep, alt = value.partition("=")
+        if not sep or not choice or not alt:
+            raise click.BadParameter(f"expected CHOICE=ALTERNATIVE, got {value!r}", param_hint="--choose")
+        if out.get(choice, alt) != alt:
+            raise click.BadParameter(f"choice {choice!r} selected twice", param_hint="--choose")
+        out[choice] = alt
+    return out
+
+
+@click.command("compile")
+@click.argument("plan", metavar="PLAN")
+@click.option(
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    metavar="FILE",
+    help="A capability catalog (repeatable). Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
+)
+@click.option("-o", "--output", metavar="OUT", help="Where to write the workflow YAML (default, or `-`: stdout).")
+@click.option("--check", "check_only", is_flag=True, help="Fail (without writing) when OUT is missing or would change.")
+@click.option("--auto", is_flag=True, help="Take the recommended alternative of every choice that has no selection.")
+@click.option("--choose", multiple=True, metavar="CHOICE=ALT", help="Select an alternative of a choice (repeatable).")
+@format_option()
+@color_option()
+@guard
+def compile_(
+    plan: str,
+    catalogs: tuple[str, ...],
+    output: str | None,
+    check_only: bool,
+    auto: bool,
+    choose: tuple[str, ...],
+    fmt: str,
+    color: str,
+) -> int:
+    """Compile a TaskPlan to validated, executable workflow YAML."""
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.project import config_start_dir, resolve_catalog_paths
+
+    selections = _parse_choose(choose)
+    to_stdout = output in (None, "-")
+    if check_only and to_stdout:
+        raise click.UsageError("--check compares with an existing file: give it with -o OUT")
+
+    config = Diagnostics()
+    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir((plan,)), config)
+    result = api.compile_plan(plan, catalogs=catalog_paths, choose=selections, auto=auto)
+    diagnostics = Diagnostics()
+    diagnostics.extend(config.sorted())
+    diagnostics.extend(result.diagnostics)
+    report_unreadable(result.input_errors, color)
+    for message in result.usage_errors:
+        write(f"error: {message}\n", err=True)
+    code = max(result.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
+    findings = diagnostics.sorted()
+    if findings or result.yaml is None:
+        # Diagnostics share stdout only when the YAML does not go there.
+        _render(findings, fmt, color, result, err=to_stdout)
+    if result.yaml is None or code != EXIT_OK:
+        return code or EXIT_ERRORS
+    if to_stdout:
+        write(result.yaml)
+        return EXIT_OK
+    assert output is not None
+    if check_only:
+        return _check(result.yaml, output, plan)
+    return _write(result.yaml, output)
+
+
+def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: bool) -> None:
+    if err:
+        from taskplan.cli._common import renderer, use_color
+        import sys
+
+        text = renderer(fmt)(
+            findings, documents=result.documents, files=1, unreadable=len(result.input_errors),
+            color=use_color(color, sys.stderr), noun="plan",
+        )
+        write(text, err=True)
+    else:
+        emit(findings, fmt=fmt, color=color, documents=result.documents, files=1,
+             unreadable=len(result.input_errors))
+
+
+def _check(text: str, output: str, plan: str) -> int:
+    try:
+        with open(output, encoding="utf-8") as handle:
+            current = handle.read()
+    except FileNotFoundError:
+        write(f"error: {output} does not exist: compile it with `taskplan compile {plan} -o {output}`\n", err=True)
+        return EXIT_ERRORS
+    except (OSError, UnicodeDecodeError) as exc:
+        write(f"error: cannot read {output}: {exc}\n", err=True)
+        return EXIT_USAGE
+    if current == text:
+        write(f"ok: {output} is up to date\n")
+        return EXIT_OK
+    diff = list(
+        difflib.unified_diff(
+            current.splitlines(keepends=True), text.splitlines(keepends=True),
+            fromfile=f"{output} (committed)", tofile=f"{output} (compiled from {plan})",
+        )
+    )
+    shown = "".join(diff[:_DIFF_LINES])
+    more = f"... ({len(diff) - _DIFF_LINES} more diff lines)\n" if len(diff) > _DIFF_LINES else ""
+    write(shown + more, err=True)
+    write(f"error: {output} is stale: recompile with `taskplan compile {plan} -o {output}` and review the change\n", err=True)
+    return EXIT_ERRORS
+
+
+def _write(text: str, output: str) -> int:
+    from taskplan.workflow.emit import write_atomic
+
+    if os.path.isdir(output):
+        write(f"error: cannot write {output}: is a directory\n", err=True)
+        return EXIT_USAGE
+    try:
+        write_atomic(output, text)
+    except OSError as exc:
+        write(f"error: cannot write {output}: {exc.strerror or exc}\n", err=True)
+        return EXIT_USAGE
+    write(f"ok: compiled to {output}\n")
+    return EXIT_OK
