@@ -207,9 +207,12 @@ def test_related_in_an_unread_file_is_a_note_without_source():
     assert "  = note: the port is declared here at catalog.yaml:40:13" in out.splitlines()
 
 
-def test_internal_errors_show_no_source_line():
-    out = render([diag(1, 1, 1, 1, code="COMPILER_INTERNAL", message="boom")], documents={"plan.yaml": doc("a: 1\n")})
+def test_internal_errors_show_a_source_line_only_when_located_at_a_node():
+    documents = {"plan.yaml": doc("a: 1\nb: 2\n")}
+    out = render([diag(1, 1, 1, 1, code="COMPILER_INTERNAL", message="boom", pointer="")], documents=documents)
     assert "a: 1" not in out
+    out = render([diag(2, 4, 2, 5, code="COMPILER_INTERNAL", message="boom", pointer="/b")], documents=documents)
+    assert "2 | b: 2" in out
 
 
 def test_output_is_sorted_and_deduplicated():

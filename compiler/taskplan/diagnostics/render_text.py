@@ -41,8 +41,8 @@ WINDOW = 100
 CONTEXT = 30
 """Code points shown before the span when a long line is cut."""
 
-# Codes about the compiler itself: their location is the file, not a node of it.
-_NO_SNIPPET = frozenset({"COMPILER_INTERNAL"})
+# A compiler failure located at a whole file (no pointer) shows no source: no node is to blame.
+_INTERNAL = "COMPILER_INTERNAL"
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -120,7 +120,7 @@ def _count(n: int, noun: str) -> str:
 def _render_one(d: Diagnostic, documents: Mapping[str, "SourceDocument"], style: _Style) -> str:
     loc = d.location
     snippets: list[tuple[Location, bool]] = []  # (where, primary)
-    if d.code not in _NO_SNIPPET and loc.file in documents:
+    if loc.file in documents and not (d.code == _INTERNAL and not loc.pointer):
         snippets.append((loc, True))
     for related in d.related:
         if related.location.file in documents:
