@@ -1,0 +1,202 @@
+"""`taskplan compile` and `api.compile_plan`: output properties and the CI gate."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from ruamel.yaml import YAML
+
+from taskplan import api
+from taskplan.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAN = "examples/pr-review.taskplan.yaml"
+CATALOG = "examples/catalog.yaml"
+EXTRA = "fixtures/catalogs/mcp/memory.catalog.yaml"
+
+
+@pytest.fixture(autouse=True)
+def _in_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _compile_subprocess(seed: str, catalogs: list[str]) -> bytes:
+    env = dict(os.environ, PYTHONHASHSEED=seed)
+    args = [sys.executable, "-m", "taskplan", "compile", PLAN, "--auto"]
+    for c in catalogs:
+        args += ["--catalog", c]
+    done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout
+
+
+def test_same_bytes_across_hash_seeds_and_catalog_order():
+    outputs = {
+        _compile_subprocess("0", [CATALOG, EXTRA]),
+        _compile_subprocess("1", [EXTRA, CATALOG]),
+        _compile_subprocess("12345", [CATALOG, EXTRA]),
+    }
+    assert len(outputs) == 1
+
+
+def test_stdout_gets_only_the_yaml():
+    code, out, err = _run("compile", PLAN, "--catalog", CATALOG, "--auto")
+    assert code == 0, err
+    assert out.startswith("version: 1\n")
+    assert err == ""
+    assert YAML(typ="safe").load(out)["entrypoint"] == "main"
+
+
+def test_write_then_check_gate(tmp_path):
+    out = tmp_path / "pr-review.workflow.yaml"
+    code, stdout, _ = _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(out))
+    assert code == 0 and "compiled to" in stdout
+    written = out.read_bytes()
+    assert _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(out), "--check")[0] == 0
+    # another selection changes the output: the gate fails and writes nothing
+    code, _, err = _run("compile", PLAN, "--catalog", CATALOG, "--choose", "tone=formal", "-o", str(out), "--check")
+    assert code == 1
+    assert "is stale" in err and "-    selected: friendly" in err
+    assert out.read_bytes() == written
+
+
+def test_check_gate_fails_when_the_output_is_missing(tmp_path):
+    code, _, err = _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(tmp_path / "none.yaml"), "--check")
+    assert code == 1 and "does not exist" in err
+    assert not (tmp_path / "none.yaml").exists()
+
+
+def test_check_needs_an_output_file():
+    assert _run("compile", PLAN, "--catalog", CATALOG, "--check")[0] == 2
+
+
+def test_a_failed_compile_leaves_the_previous_output_intact(tmp_path):
+    out = tmp_path / "out.yaml"
+    out.write_text("previous\n")
+    broken = tmp_path / "broken.taskplan.yaml"
+    broken.write_text((ROOT / PLAN).read_text().replace("port: files}", "port: filez}"))
+    code, stdout, _ = _run("compile", str(broken), "--catalog", CATALOG, "--auto", "-o", str(out))
+    assert code == 1
+    assert "TASK_OUTPUT_UNKNOWN" in stdout
+    assert out.read_text() == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.taskplan.yaml", "out.yaml"]  # no temp file left
+
+
+def test_an_unwritable_output_is_a_usage_error(tmp_path):
+    code, _, err = _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(tmp_path / "no" / "such" / "dir.yaml"))
+    assert code == 2 and "cannot write" in err
+    assert _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(tmp_path))[0] == 2
+
+
+def test_a_choice_without_selection_needs_auto_or_choose():
+    result = api.compile_plan(PLAN, catalogs=[CATALOG])
+    assert [(d.code, d.location.pointer) for d in result.diagnostics] == [("CHOICE_REQUIRED", "/choices/0")]
+    assert result.yaml is None and result.exit_code == 1
+    chosen = api.compile_plan(PLAN, catalogs=[CATALOG], choose={"tone": "formal"})
+    assert chosen.exit_code == 0
+    data = YAML(typ="safe").load(chosen.yaml)
+    assert data["choices"] == {"tone": {"selected": "formal", "auto": False}}
+    auto = YAML(typ="safe").load(api.compile_plan(PLAN, catalogs=[CATALOG], auto=True).yaml)
+    assert auto["choices"] == {"tone": {"selected": "friendly", "auto": True}}
+
+
+@pytest.mark.parametrize("value", ["tone=loud", "mood=formal"])
+def test_an_unknown_selection_is_a_usage_error(value):
+    code, _, err = _run("compile", PLAN, "--catalog", CATALOG, "--choose", value)
+    assert code == 2 and "--choose" in err
+
+
+def _steps(yaml_text: str) -> dict[str, dict]:
+    data = YAML(typ="safe").load(yaml_text)
+    return {s["id"]: s for wf in data["workflows"].values() for s in wf["steps"] + wf.get("finally", [])}
+
+
+def test_request_envelopes_inject_the_catalogs_fixed_inputs_and_executor_config():
+    steps = _steps(api.compile_plan(PLAN, catalogs=[CATALOG], auto=True).yaml)
+    fetch = steps["fetch_pr"]
+    assert fetch["type"] == "mcp.call"
+    assert fetch["input"]["server"] == "github" and fetch["input"]["tool"] == "pull_request_read"
+    assert fetch["input"]["request"]["api_version"] == "2022-11-28"  # fixed: injected, never bound by the plan
+    assert steps["scratch"]["input"]["operation"] == "workspace.create"
+
+
+def test_cleanup_is_guarded_by_the_presence_of_what_it_reads():
+    data = YAML(typ="safe").load(api.compile_plan(PLAN, catalogs=[CATALOG], auto=True).yaml)
+    cleanup = data["workflows"]["main"]["finally"]
+    assert [s["id"] for s in cleanup] == ["drop_scratch"]
+    assert cleanup[0]["when"] == "${present(data.steps.scratch.result)}"
+
+
+ADVERSARIAL = [
+    "${data.inputs.token}",
+    "$${data.inputs.token}",
+    "prefix ${data.steps.x.result} suffix",
+    "yes",
+    "on",
+    "1e-07",
+    "null",
+    "~",
+    "*alias",
+    "&anchor",
+    "!tag",
+    "# comment",
+    "a: b",
+    "line one\nline two\n",
+    "}",
+    "{{ objective }}",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_literal_strings_are_never_evaluated(text, tmp_path):
+    """A literal string reaches the workflow as data: after reading the YAML back, the
+    request holds exactly the text, either plain or wrapped in {$literal: ...}."""
+    import json
+
+    plan = (ROOT / PLAN).read_text().replace(
+        '{name: label, value: {kind: string, text: "pr-review"}}',
+        "{name: label, value: {kind: string, text: " + json.dumps(text) + "}}",
+    )
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(plan)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    label = _steps(result.yaml)["scratch"]["input"]["request"]["label"]
+    if "${" in text:
+        assert label == {"$literal": text}
+    else:
+        assert label == text
+
+
+def test_a_bug_in_generated_plumbing_is_compiler_internal(monkeypatch):
+    """When the emitted workflow does not validate although the plan did, the finding is
+    COMPILER_INTERNAL at the plan slot its step came from, never blamed on the plan."""
+    from taskplan.ir import graph as graph_ir
+
+    original = graph_ir.PlanningGraph.to_data
+
+    def corrupt(self):
+        data = original(self)
+        step = data["workflows"]["main"]["steps"][1]
+        step["input"]["request"]["owner"] = "${data.steps.nowhere.result}"
+        return data
+
+    monkeypatch.setattr(graph_ir.PlanningGraph, "to_data", corrupt)
+    result = api.compile_plan(PLAN, catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 3
+    assert [d.code for d in result.diagnostics] == ["COMPILER_INTERNAL"]
+    d = result.diagnostics[0]
+    assert d.location.file == PLAN and d.location.pointer == "/root/tasks/1"
+    assert "WORKFLOW_REFERENCE" in d.message
+    assert result.yaml is None
