@@ -1,0 +1,159 @@
+"""Generated IDs are pure functions of business identity and structural role
+(workflow.md, Generated IDs): adding, removing or editing one task changes no
+generated ID outside that task's own steps."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from taskplan import api
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+
+
+def _cases() -> list[tuple[Path, list[str]]]:
+    cases = [(ROOT / "examples/pr-review.taskplan.yaml", [str(ROOT / "examples/catalog.yaml")])]
+    manifest = FIXTURES / "valid" / "manifest.yaml"
+    if manifest.exists():
+        for case in (YAML(typ="safe").load(manifest.read_text()) or {}).get("cases") or []:
+            cases.append(
+                (FIXTURES / "valid" / case["plan"], [str(FIXTURES / "catalogs" / c) for c in case.get("catalogs") or []])
+            )
+    return cases
+
+
+CASES = _cases()
+
+
+def _load(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text) if path.suffix == ".json" else YAML(typ="safe").load(text)
+
+
+def _scopes(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every scope of the plan (root, nested, group bodies)."""
+    out: list[dict[str, Any]] = []
+
+    def scope(s: Any) -> None:
+        if not isinstance(s, dict):
+            return
+        out.append(s)
+        for t in (s.get("tasks") or []) + (s.get("always") or []):
+            for key in ("body", "otherwise"):
+                scope(t.get(key))
+            for b in t.get("branches") or []:
+                scope(b)
+
+    scope(plan["root"])
+    for g in plan.get("groups") or []:
+        scope(g.get("body"))
+    return out
+
+
+def _tasks(plan: dict[str, Any]) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
+    return [(s, k, t) for s in _scopes(plan) for k in ("tasks", "always") for t in s.get(k) or []]
+
+
+def _descendants(task: dict[str, Any]) -> set[str]:
+    ids = {task["id"]}
+    for key in ("body", "otherwise"):
+        if isinstance(task.get(key), dict):
+            for s in _scopes({"root": task[key]}):
+                ids.update(t["id"] for k in ("tasks", "always") for t in s.get(k) or [])
+    for b in task.get("branches") or []:
+        for s in _scopes({"root": b}):
+            ids.update(t["id"] for k in ("tasks", "always") for t in s.get(k) or [])
+    return ids
+
+
+def _compile(plan: dict[str, Any], catalogs: list[str]) -> api.CompileResult:
+    return api.compile_plan("plan.json", text=json.dumps(plan).encode(), catalogs=catalogs, auto=True)
+
+
+def _ids(result: api.CompileResult) -> dict[tuple[str, str], str]:
+    """(workflow, step ID) -> the task the step belongs to (the first part of its structural key)."""
+    out = {}
+    for wf, step in result.graph.steps():
+        out[(wf.name, step.id)] = step.key[1]  # keys are (role, task or scope owner, ...)
+    return out
+
+
+def _mentions(plan: dict[str, Any], task_id: str) -> bool:
+    """Whether anything reads or depends on `task_id`."""
+    text = json.dumps(plan)
+    return f'"source": "{task_id}"' in text or f'"{task_id}"' in json.dumps(
+        [t.get("dependsOn") for _, _, t in _tasks(plan)]
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_one_task_edit_renames_nothing_else(data):
+    path, catalogs = data.draw(st.sampled_from(CASES), label="fixture")
+    plan = _load(path)
+    before = _compile(plan, catalogs)
+    assert before.graph is not None, [d.message for d in before.diagnostics]
+    mutated = copy.deepcopy(plan)
+    tasks = _tasks(mutated)
+    kind = data.draw(st.sampled_from(["add", "remove", "edit"]), label="mutation")
+    if kind == "add":
+        scope = data.draw(st.sampled_from(_scopes(mutated)), label="scope")
+        scope.setdefault("tasks", [])
+        position = data.draw(st.integers(0, len(scope["tasks"] or [])), label="position")
+        new = {
+            "id": "hypothesis_added",
+            "kind": "value",
+            "objective": "An extra task",
+            "outputs": [{"name": "note", "value": {"kind": "string", "text": "added"}}],
+        }
+        scope["tasks"] = list(scope["tasks"] or [])
+        scope["tasks"].insert(position, new)
+        affected = {"hypothesis_added"}
+    else:
+        candidates = [(s, k, t) for s, k, t in tasks if not _mentions(mutated, t["id"])]
+        assume(candidates)
+        scope, key, task = data.draw(st.sampled_from(candidates), label="task")
+        affected = _descendants(task)
+        if kind == "remove":
+            scope[key] = [t for t in scope[key] if t is not task]
+        else:
+            strings = _strings(task)
+            assume(strings)
+            node = data.draw(st.sampled_from(strings), label="literal")
+            node["text"] = node["text"] + " (edited)"
+            affected = {task["id"]}
+    after = _compile(mutated, catalogs)
+    assume(after.graph is not None)  # the mutation made the plan invalid: nothing to compare
+    old, new = _ids(before), _ids(after)
+    kept = {k for k, owner in old.items() if owner not in affected and k[0].split(".")[0] not in affected}
+    lost = sorted(kept - set(new))
+    assert not lost, f"{kind} in {path.name} renamed or dropped {lost[:5]}"
+    if kind == "add":
+        assert set(old) <= set(new)
+
+
+def _strings(node: Any) -> list[dict[str, Any]]:
+    """String literal values inside a task's own bindings and outputs (not nested tasks)."""
+    out: list[dict[str, Any]] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            if v.get("kind") == "string" and isinstance(v.get("text"), str):
+                out.append(v)
+            for key, child in v.items():
+                if key not in ("body", "otherwise", "branches"):
+                    walk(child)
+        elif isinstance(v, list):
+            for child in v:
+                walk(child)
+
+    walk({k: v for k, v in node.items() if k in ("inputs", "outputs", "condition", "items")})
+    return out
