@@ -693,3 +693,36 @@ def test_deep_nesting_never_raises():
     plan, diagnostics = run(text, path="deep.taskplan.json", dedent=False)
     assert plan is not None
     assert len(diagnostics) == 40 and {d.code for d in diagnostics} == {"PLAN_FIELD_UNKNOWN"}
+
+
+def test_named_values_are_salvaged_one_by_one():
+    plan, diagnostics = run(
+        """\
+        version: 1
+        root:
+          tasks:
+            - id: a
+              kind: value
+              objective: A.
+              outputs:
+                - {name: x, value: null}
+                - {name: y, value: {kind: object, members: [{name: m, value: 3}, {name: n, valu: {kind: item}}]}, note: hi}
+                - {name: z, value: {kind: string, text: fine}}
+        """
+    )
+    assert [(d.code, d.location.pointer, d.location.line, d.location.column) for d in diagnostics] == [
+        ("PLAN_FIELD_REQUIRED", "/root/tasks/0/outputs/0/value", 8, 21),
+        ("PLAN_FIELD_TYPE", "/root/tasks/0/outputs/1/value/members/0/value", 9, 70),
+        ("PLAN_FIELD_UNKNOWN", "/root/tasks/0/outputs/1/value/members/1/valu", 9, 84),
+        ("PLAN_FIELD_UNKNOWN", "/root/tasks/0/outputs/1/note", 9, 107),
+    ]
+    assert diagnostics[2].hint == "did you mean `value`?"
+    task = plan.root.tasks[0]
+    assert [o.name for o in task.outputs] == ["x", "y", "z"] and not has_shape_error(task)
+    x, y, z = task.outputs
+    assert isinstance(x.value, InvalidValue) and not has_shape_error(x)
+    assert has_shape_error(y) and "note" in dropped_fields(y)
+    members = y.value.members
+    assert isinstance(members[0].value, InvalidValue) and isinstance(members[1].value, InvalidValue)
+    assert "valu" in dropped_fields(members[1])
+    assert isinstance(z.value, StringValue)

@@ -173,9 +173,8 @@ def _not_object(category: str) -> PydanticCustomError:
 
 
 def _strip_nulls(data: dict) -> dict:
-    for item in data.values():
-        if item is None:
-            return {k: v for k, v in data.items() if v is not None}
+    if None in data.values():  # a scan in C; `in` tests identity first
+        return {k: v for k, v in data.items() if v is not None}
     return data
 
 
@@ -200,6 +199,8 @@ def _blank(item: Any) -> bool:
 
 def _normalize(data: dict, own: frozenset[str], other: dict[str, tuple]) -> dict:
     """Drop nulls and empty fields of other kinds (`other`: field -> its defaults)."""
+    if own.issuperset(data) and None not in data.values():  # the common case, in C
+        return data
     drop = None
     for key, item in data.items():
         if item is None:
@@ -484,10 +485,8 @@ class TaskOutput(Node):
     name: str = Field(description="The name: 1-64 ASCII letters, digits, _ or - (operation ports: as the schema names them).")
     value: TaskValue = Field(description="The value.")
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("output", cls, value, handler, info)
+    # No shape hook here (named values are the most numerous nodes): the node that
+    # holds a list of them salvages it item by item (see the shape pass).
 
 
 # --------------------------------------------------------------------------- tasks

@@ -44,6 +44,10 @@ from taskplan.diagnostics import Reporter
 from taskplan.model.plan import (
     PLAN_NAME_PATTERN,
     ArrayValue,
+    CallTask,
+    ObjectValue,
+    OperationTask,
+    ValueTask,
     ChoiceAlternative,
     ConditionalTask,
     FieldValue,
@@ -81,6 +85,7 @@ from taskplan.source.document import SourceDocument
 _NAME_RE = re.compile(PLAN_NAME_PATTERN)
 
 _TASK_ADAPTER: TypeAdapter = TypeAdapter(PlanTask)
+_NAMED_ADAPTER: TypeAdapter = TypeAdapter(TaskOutput)
 _VALUE_ADAPTER: TypeAdapter = TypeAdapter(TaskValue)
 _SCOPE_ADAPTER: TypeAdapter = TypeAdapter(TaskScope)
 
@@ -153,45 +158,71 @@ def _check_version(tree: dict, reporter: Reporter) -> bool:
 
 def _check_task_count(tree: dict, reporter: Reporter, limits: Limits) -> bool:
     """Count tasks (every depth, `always`, group bodies) in the raw tree, before
-    validating anything; report at the first task over the limit, in document order."""
+    validating anything; report at the first task over the limit, in document order
+    (found by a second walk, only then)."""
     limit = limits.max_tasks
+    scopes = _raw_scopes(tree)
+    if sum(_count_tasks(scope) for _, scope in scopes) <= limit:
+        return True
+    pointer = ""
     count = 0
-    roots: list[tuple[bool, Any, tuple]] = [(False, tree.get("root"), ("root",))]
+    stack: list[tuple[bool, Any, tuple]] = [(False, scope, path) for path, scope in reversed(scopes)]
+    while stack:  # pre-order: a task, then its child scopes, then its next sibling
+        is_task, node, path = stack.pop()
+        if is_task:
+            count += 1
+            if count > limit:
+                pointer = jp.from_path(path)
+                break
+            stack += [(False, scope, path + suffix) for suffix, scope in reversed(_raw_children(node))]
+        elif type(node) is dict:
+            items = [
+                (True, task, path + (key, i))
+                for key in ("tasks", "always")
+                if type(node.get(key)) is list
+                for i, task in enumerate(node[key])
+            ]
+            stack += items[::-1]
+    reporter.report(
+        "PLAN_LIMIT",
+        pointer,
+        f"the plan has more than {limit} tasks (the limit `max_tasks`)",
+        hint="split the plan, or raise the limit in the compiler's settings",
+    )
+    return False
+
+
+def _raw_scopes(tree: dict) -> list[tuple[tuple, Any]]:
+    scopes: list[tuple[tuple, Any]] = [(("root",), tree.get("root"))]
     groups = tree.get("groups")
     if type(groups) is list:
-        roots += [(False, g.get("body"), ("groups", i, "body")) for i, g in enumerate(groups) if type(g) is dict]
-    stack = roots[::-1]  # (is a task, node, path); last in, first out: pre-order
-    while stack:
-        is_task, node, path = stack.pop()
-        if type(node) is not dict:
-            if is_task:
-                count += 1
-        elif not is_task:
-            items: list[tuple[bool, Any, tuple]] = []
-            for key in ("tasks", "always"):
-                tasks = node.get(key)
-                if type(tasks) is list:
-                    items += [(True, task, path + (key, i)) for i, task in enumerate(tasks)]
-            stack += items[::-1]
-            continue
-        else:
-            count += 1
-            children: list[tuple[bool, Any, tuple]] = [
-                (False, node[f], path + (f,)) for f in ("body", "otherwise") if type(node.get(f)) is dict
-            ]
-            branches = node.get("branches")
-            if type(branches) is list:
-                children += [(False, b, path + ("branches", j)) for j, b in enumerate(branches)]
-            stack += children[::-1]
-        if count > limit:
-            reporter.report(
-                "PLAN_LIMIT",
-                jp.from_path(path),
-                f"the plan has more than {limit} tasks (the limit `max_tasks`)",
-                hint="split the plan, or raise the limit in the compiler's settings",
-            )
-            return False
-    return True
+        scopes += [(("groups", i, "body"), g.get("body")) for i, g in enumerate(groups) if type(g) is dict]
+    return scopes
+
+
+def _raw_children(task: Any) -> list[tuple[tuple, Any]]:
+    if type(task) is not dict:
+        return []
+    out = [((name,), task[name]) for name in ("body", "otherwise") if type(task.get(name)) is dict]
+    branches = task.get("branches")
+    if type(branches) is list:
+        out += [(("branches", i), b) for i, b in enumerate(branches)]
+    return out
+
+
+def _count_tasks(scope: Any) -> int:
+    if type(scope) is not dict:
+        return 0
+    count = 0
+    for key in ("tasks", "always"):
+        tasks = scope.get(key)
+        if type(tasks) is list:
+            count += len(tasks)
+            for task in tasks:
+                if type(task) is dict and ("body" in task or "otherwise" in task or "branches" in task):
+                    for _, child in _raw_children(task):
+                        count += _count_tasks(child)
+    return count
 
 
 # ------------------------------------------------------------------- recording
@@ -335,6 +366,7 @@ class _Shaper(ShapeRecovery):
         drop: set[str] = set()
         substitute: dict[str, Any] = {}
         elements: dict[str, dict[int, Any]] = {}
+        named: dict[str, dict[int, tuple[set, list]] | None] = {}
         own_error = False
         whole = category in ("value", "type")
         for e in errors:
@@ -347,6 +379,22 @@ class _Shaper(ShapeRecovery):
                 own_error = True
                 continue
             slot = _SLOTS.get((cls, name))
+            if slot == "named" and len(loc) >= 2 and type(loc[1]) is int:
+                fix = named.setdefault(name, {})
+                if fix is None:
+                    continue
+                item = fix.setdefault(loc[1], (set(), [False]))
+                if len(loc) == 3 and type(loc[2]) is str and loc[2] not in TaskOutput.model_fields:
+                    item[0].add(loc[2])  # an unknown key of the named value
+                    continue
+                if len(loc) == 3 and loc[2] == "value":
+                    item[1][0] = True  # its value is not an object (or missing): a placeholder
+                    continue
+                named[name] = None  # a nameless item, or not an object: the list is left out
+                own_error = True
+                if not fields[name].is_required():
+                    drop.add(name)
+                continue
             if (
                 slot in ("tasks", "values", "scopes")
                 and len(loc) == 2
@@ -374,7 +422,10 @@ class _Shaper(ShapeRecovery):
             drop.add(name)
         if whole and own_error:
             return None, True
-        cleaned = {k: v for k, v in data.items() if k not in drop and k not in substitute and k not in elements}
+        named = {k: v for k, v in named.items() if v is not None and k not in drop}
+        cleaned = {
+            k: v for k, v in data.items() if k not in drop and k not in substitute and k not in elements and k not in named
+        }
         for name in substitute:
             if fields[name].is_required():
                 cleaned[name] = _STAND_INS[_SLOTS[(cls, name)]]
@@ -391,6 +442,8 @@ class _Shaper(ShapeRecovery):
             model.__dict__[name] = placeholder
         for name, slots in elements.items():
             model.__dict__[name] = self._elements(data[name], slots, _SLOTS[(cls, name)])
+        for name, fixes in named.items():
+            model.__dict__[name] = self._named(data[name], fixes)
         if own_error:
             mark_shape_error(model, drop)
         return model, own_error
@@ -404,6 +457,32 @@ class _Shaper(ShapeRecovery):
                 out.append(_placeholder(what, item))
             else:
                 out.append(self._revalidate(item, what))
+        return out
+
+    def _named(self, items: list, fixes: dict[int, tuple[set, list]]) -> list:
+        """A list of named values some of which had errors of their own (unknown keys,
+        a value that is not an object): those get the keys left out and a placeholder
+        value; the others are validated as they are."""
+        out = []
+        self._recording = False
+        try:
+            for i, item in enumerate(items):
+                fix = fixes.get(i)
+                if fix is None:
+                    out.append(_NAMED_ADAPTER.validate_python(item, context=self))
+                    continue
+                unknown, (bad_value,) = fix
+                cleaned = {k: v for k, v in item.items() if k not in unknown and v is not None}
+                if bad_value:
+                    cleaned["value"] = _STAND_INS["value"]
+                named = _NAMED_ADAPTER.validate_python(cleaned, context=self)
+                if bad_value:
+                    named.__dict__["value"] = InvalidValue(kind=None, raw=item.get("value"))
+                if unknown:
+                    mark_shape_error(named, unknown)
+                out.append(named)
+        finally:
+            self._recording = True
         return out
 
     def _revalidate(self, item: Any, what: str) -> Any:
@@ -451,36 +530,36 @@ class _Shaper(ShapeRecovery):
     def _findings(self, category: str, cls: type[BaseModel], raw: dict, errors: list[dict]) -> list[_Finding]:
         out: list[_Finding] = []
         type_errors: dict[tuple, list[dict]] = {}
-        what = _node_name(category, cls, raw)
         for e in errors:
             loc = e["loc"]
             tokens, target, complete = _walk(raw, loc)
             etype = e["type"]
-            if etype == "missing":
+            # the object the error is about: this node, or a named value in one of its lists
+            o_category, o_cls, o_raw, depth = category, cls, raw, 1
+            if len(loc) >= 3 and _SLOTS.get((cls, loc[0])) == "named" and type(loc[1]) is int:
+                item = _walk(raw, loc[:2])[1]
+                if type(item) is dict:
+                    o_category, o_cls, o_raw, depth = "output", TaskOutput, item, 3
+            if etype == "missing" or (complete and target is None and etype != "extra_forbidden"):
                 name = loc[-1] if loc else "?"
                 if complete:  # written as null: null means absent
-                    out.append(
-                        _Finding(
-                            "PLAN_FIELD_REQUIRED",
-                            tokens,
-                            f"`{name}` is required; null means absent",
-                            key=True,
-                        )
-                    )
+                    out.append(_Finding("PLAN_FIELD_REQUIRED", tokens, f"`{name}` is required; null means absent", key=True))
                 else:
-                    owner = "the " + what if len(loc) == 1 else "the object"
+                    known = len(loc) == depth
+                    owner = "the " + _node_name(o_category, o_cls, o_raw) if known else "the object"
                     out.append(
                         _Finding(
                             "PLAN_FIELD_REQUIRED",
                             tokens,
                             f"{owner} is missing the required field `{name}`",
-                            hint=_required_hint(category, cls, str(name)) if len(loc) == 1 else None,
+                            hint=_required_hint(o_cls, str(name)) if known else None,
                         )
                     )
             elif etype == "extra_forbidden":
                 name = str(loc[-1])
-                if len(loc) == 1:
-                    out.append(self._unknown_field(category, cls, raw, name, tokens, what))
+                if len(loc) == depth:
+                    what = _node_name(o_category, o_cls, o_raw)
+                    out.append(self._unknown_field(o_category, o_cls, o_raw, name, tokens, what))
                 else:
                     out.append(_Finding("PLAN_FIELD_UNKNOWN", tokens, f"unknown field `{name}`", key=True))
             else:
@@ -572,6 +651,13 @@ _SLOTS: dict[tuple[type, str], str] = {
     (JsonValue, "items"): "values",
     (PredicateValue, "items"): "values",
     (ParallelTask, "branches"): "scopes",
+    # lists of named values, salvaged item by item
+    (OperationTask, "inputs"): "named",
+    (TransformTask, "inputs"): "named",
+    (CallTask, "inputs"): "named",
+    (ValueTask, "outputs"): "named",
+    (TaskScope, "outputs"): "named",
+    (ObjectValue, "members"): "named",
 }
 _STAND_INS = {"value": {"kind": "null"}, "type": {"kind": "any"}, "scope": {}}
 
@@ -695,7 +781,7 @@ def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
     return _CATEGORY_NAME[category]
 
 
-def _required_hint(category: str, cls: type[BaseModel], name: str) -> str | None:
+def _required_hint(cls: type[BaseModel], name: str) -> str | None:
     desc = cls.model_fields[name].description if name in cls.model_fields else None
     return f"`{name}`: {desc}" if desc else None
 
