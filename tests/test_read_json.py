@@ -349,3 +349,31 @@ def test_fast_and_strict_paths_agree_on_near_json(text):
     assert fast[0] == strict[0] and fast[2] == strict[2]
     if strict[1] is not None and not strict[2]:
         same_positions(fast[1], strict[1])
+
+
+def covered(text: str, span: Span) -> str:
+    from taskplan.source.read import Lines
+
+    starts = Lines(text).starts
+    return text[starts[span.line - 1] + span.column - 1: starts[span.end_line - 1] + span.end_column - 1]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=json_values, indent=st.sampled_from([None, 1, "\t", " \r\n"]), ascii_only=st.booleans(),
+       fast=st.booleans())
+def test_every_span_covers_exactly_its_node(value, indent, ascii_only, fast):
+    """The text under any node's span is that node's JSON, nothing around it; under a key's, the key."""
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    (tree, pos, diags), = [both(text)[0 if fast else 1]]
+    assert diags == [] and tree == value
+    stack = [(tree, pos)]
+    while stack:
+        node, pos = stack.pop()
+        piece = covered(text, span_of(pos))
+        assert piece == piece.strip() and json.loads(piece) == node, piece
+        if isinstance(pos, MapPos):
+            for key, (key_span, child) in pos.keys.items():
+                assert json.loads(covered(text, key_span)) == key
+                stack.append((node[key], child))
+        elif isinstance(pos, SeqPos):
+            stack.extend(zip(node, pos.items))

@@ -435,3 +435,64 @@ def test_workflow_documents_report_with_their_own_codes():
     _, diags = read("a: &x 1\nb: 1\nb: 2\nc: [[1]]\n", path="w.workflow.yaml", codes=WORKFLOW_CODES,
                     limits=Limits(max_depth=2))
     assert [d.code for d in diags] == ["WORKFLOW_SYNTAX", "WORKFLOW_SYNTAX", "WORKFLOW_LIMIT"]
+
+
+# ---- property: a span covers exactly its node ------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from taskplan.source.read import Lines  # noqa: E402
+
+yaml_words = st.text(st.characters(max_codepoint=0x2FFFF, blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=10)
+yaml_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | yaml_words,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(yaml_words, children, max_size=4),
+    max_leaves=20,
+)
+
+
+def covered(doc: SourceDocument, span: Span) -> str:
+    starts = Lines(doc.text).starts
+    return doc.text[starts[span.line - 1] + span.column - 1: starts[span.end_line - 1] + span.end_column - 1]
+
+
+def walk(value, pos, pointer=""):
+    yield pointer, value, pos
+    if isinstance(pos, MapPos):
+        for key, (key_span, child) in pos.keys.items():
+            yield from walk(value[key], child, f"{pointer}/{key}")
+    elif isinstance(pos, SeqPos):
+        for i, child in enumerate(pos.items):
+            yield from walk(value[i], child, f"{pointer}/{i}")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=yaml_values, flow=st.sampled_from([False, None, True]), newline=st.sampled_from(["\n", "\r\n"]))
+def test_every_span_covers_exactly_its_node(value, flow, newline):
+    """The text under any node's span, read on its own (indented as in the file), is that node."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    dumper = YAML(typ="safe", pure=False)
+    dumper.default_flow_style = flow
+    buf = io.StringIO()
+    dumper.dump(value, buf)
+    text = buf.getvalue().replace("\n", newline)
+    doc = ok(text)
+    assert doc.tree == value
+    for pointer, node, pos in walk(doc.tree, doc.map.root):
+        span = span_of_pos(pos)
+        assert covered(doc, span) == covered(doc, span).strip(), (pointer, span)  # tight: no blanks around
+        piece = " " * (span.column - 1) + covered(doc, span)
+        again, diags = read(piece)
+        assert diags == [] and again.tree == node, (pointer, piece)
+        if isinstance(pos, MapPos):
+            for key, (key_span, _) in pos.keys.items():
+                again, diags = read(covered(doc, key_span) + ": x")  # keys read as their text
+                assert diags == [] and again.tree == {key: "x"}, (pointer, key)
+
+
+def span_of_pos(pos):
+    return pos if isinstance(pos, Span) else pos.span
