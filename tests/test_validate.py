@@ -298,3 +298,24 @@ def test_cli_exit_codes_and_json(tmp_path):
     assert "WORKFLOW_CYCLE" in both.output
     syntax = runner.invoke(main, ["validate", str(CASES_DIR / "syntax.workflow.yaml")])
     assert syntax.exit_code == 1 and "WORKFLOW_SYNTAX" in syntax.output
+
+
+def test_many_wrong_names_stay_linear(monkeypatch):
+    """Did-you-mean suggestions have a budget: thousands of unknown names in a
+    document with thousands of steps must not compare every pair."""
+    from taskplan.passes import validate as v
+
+    n = 4000
+    doc = _wf([set_(f"step_{i}", f"${{data.steps.missing_{i}.value}}") for i in range(n)])
+    import time
+
+    start = time.process_time()
+    result = _text(doc)
+    elapsed = time.process_time() - start
+    assert len(result.diagnostics) == n
+    assert elapsed < 20, f"{elapsed:.1f} s for {n} unknown references"
+    monkeypatch.setattr(v._Validator, "SUGGESTION_BUDGET", 10)
+    small = _wf([set_("alpha", 1), set_("b", "${data.steps.alpah.value}")])
+    assert "did you mean" in _text(small).diagnostics[0].message
+    big = _wf([set_(f"s{i}", 1) for i in range(20)] + [set_("b", "${data.steps.s1x.value}")])
+    assert "did you mean" not in _text(big).diagnostics[0].message

@@ -182,7 +182,7 @@ class _Call:
 
 class _Workflow:
     __slots__ = ("name", "node", "path", "inputs", "outputs", "steps", "finally_", "by_id", "callers",
-                 "calls", "item_ok", "height", "prefixes")
+                 "calls", "item_ok", "height", "prefixes", "required")
 
     def __init__(self, name: str, node: dict):
         self.name = name
@@ -199,7 +199,8 @@ class _Workflow:
         self.calls: list[_Call] = []
         self.item_ok = False
         self.height = 0
-        self.prefixes: set[str] | None = None
+        self.prefixes: dict[str, str] | None = None
+        self.required: set[str] | None = None
 
 
 def _input_required(decl: Any) -> bool:
@@ -222,8 +223,19 @@ class _Validator:
         self.owner: dict[str, str] = {}
         """step ID -> the first workflow (document order) that declares it."""
         self.calls: list[_Call] = []
+        self.budget = self.SUGGESTION_BUDGET
 
     # --- reporting ------------------------------------------------------------------------
+
+    SUGGESTION_BUDGET = 50_000
+    """Candidates compared for "did you mean" in one document, at most: past it, no more
+    suggestions (a document with thousands of wrong names stays linear)."""
+
+    def suggest(self, word: str, candidates: dict | list) -> str | None:
+        if len(candidates) > self.budget:
+            return None
+        self.budget -= len(candidates)
+        return suggest(word, [c for c in candidates if type(c) is str])
 
     def report(
         self,
@@ -468,7 +480,7 @@ class _Validator:
 
     def _unknown_workflow(self, path: tuple, name: str, names: list[str], step: _Step | None = None) -> None:
         message = f"unknown workflow `{name}`"
-        close = suggest(name, names)
+        close = self.suggest(name, names)
         if close:
             message += f"; did you mean `{close}`?"
         self.report(REFERENCE, path, message, step=step)
@@ -485,11 +497,17 @@ class _Validator:
         for key in given:
             if key not in declared:
                 message = f"workflow `{target.name}` has no input `{key}`"
-                close = suggest(key, list(declared))
+                close = self.suggest(key, declared)
                 if close:
                     message += f"; did you mean `{close}`?"
                 self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
-        missing = [name for name, decl in declared.items() if _input_required(decl) and name not in given]
+        if target.required is None:
+            target.required = {name for name, decl in declared.items() if _input_required(decl)}
+        required = target.required
+        # O(given) for a call that binds every required input; the full scan only to report
+        if sum(1 for key in given if key in required) == len(required):
+            return
+        missing = [name for name in declared if name in required and name not in given]
         if missing:
             names = ", ".join(f"`{m}`" for m in missing)
             self.report(
@@ -650,7 +668,7 @@ class _Validator:
         if ref.root == "inputs":
             if wf.inputs is not None and ref.name not in wf.inputs:
                 message = f"workflow `{wf.name}` has no input `{ref.name}`"
-                close = suggest(ref.name or "", list(wf.inputs))
+                close = self.suggest(ref.name or "", wf.inputs)
                 hint = None
                 if close:
                     message += f"; did you mean `{close}`?"
@@ -704,7 +722,7 @@ class _Validator:
                 if quoted is not None:
                     hint = f"a step ID with dots is quoted: `{ex.step_path(quoted)}`"
                 else:
-                    close = suggest(name, list(wf.by_id))
+                    close = self.suggest(name, wf.by_id)
                     if close:
                         message += f"; did you mean `{close}`?"
             self.report(REFERENCE, path, message, span=name_span, hint=hint, step=step)
@@ -732,7 +750,7 @@ class _Validator:
             callee = self.workflows.get(target.node.get("workflow")) if type(target.node.get("workflow")) is str else None
             if callee is not None and callee.outputs is not None and ref.segments[1] not in callee.outputs:
                 message = f"workflow `{callee.name}` has no output `{ref.segments[1]}`"
-                close = suggest(ref.segments[1], list(callee.outputs))
+                close = self.suggest(ref.segments[1], callee.outputs)
                 if close:
                     message += f"; did you mean `{close}`?"
                 start, end = ref.segment_spans[1]
@@ -760,14 +778,12 @@ class _Validator:
     def _dotted(self, wf: _Workflow, name: str) -> str | None:
         """The first step ID that starts with `name.` (the user wrote a dotted ID unquoted)."""
         if wf.prefixes is None:
-            wf.prefixes = set()
+            wf.prefixes = {}
             for sid in wf.by_id:
                 parts = sid.split(".")
                 for i in range(1, len(parts)):
-                    wf.prefixes.add(".".join(parts[:i]))
-        if name not in wf.prefixes:
-            return None
-        return next(sid for sid in wf.by_id if sid.startswith(name + "."))
+                    wf.prefixes.setdefault(".".join(parts[:i]), sid)
+        return wf.prefixes.get(name)
 
     # --- templates and embedded schemas ----------------------------------------------------
 
@@ -781,7 +797,7 @@ class _Validator:
             if name not in values:
                 span = self.span_in_string(path + ("template",), template, match.start(), match.end(), 0)
                 message = f"the template's placeholder `{{{{ {name} }}}}` has no value in `values`"
-                close = suggest(name, list(values))
+                close = self.suggest(name, values)
                 if close:
                     message += f"; did you mean `{close}`?"
                 self.report(REFERENCE, path + ("template",), message, span=span, step=step)
@@ -933,10 +949,19 @@ class _Validator:
                 self._too_deep(root, limit)
 
     def _too_deep(self, root: _Workflow, limit: int) -> None:
-        steps = root.steps if (root.steps and max(s.height for s in root.steps) == root.height) else root.finally_
+        """Follow the deepest chain from `root` (first in document order at each level) to
+        the first step past the limit, and report there."""
+
+        def deepest(steps: list[_Step]) -> _Step | None:
+            best: _Step | None = None
+            for s in steps:
+                if best is None or s.height > best.height:
+                    best = s
+            return best
+
+        step = deepest(root.steps + root.finally_)
         level = 1
-        while True:
-            step = next(s for s in steps if s.height == max(x.height for x in steps))
+        while step is not None:
             if level > limit:
                 self.report(
                     LIMIT, step.path,
@@ -945,20 +970,19 @@ class _Validator:
                 )
                 return
             need = step.height - 1
-            nxt: list[_Step] | None = None
+            nxt: _Step | None = None
             for inline in step.inline:
-                if inline and max(s.height for s in inline) == need:
-                    nxt = inline
+                candidate = deepest(inline)
+                if candidate is not None and candidate.height == need:
+                    nxt = candidate
                     break
             if nxt is None:
                 for call in step.calls:
                     t = call.target
                     if t is not None and t.height == need:
-                        nxt = t.steps if (t.steps and max(s.height for s in t.steps) == need) else t.finally_
+                        nxt = deepest(t.steps + t.finally_)
                         break
-            if not nxt:  # pragma: no cover - heights are consistent
-                return
-            steps = nxt
+            step = nxt
             level += 1
 
 
