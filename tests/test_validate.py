@@ -120,14 +120,22 @@ def test_finally_reads_any_top_level_step_but_steps_cannot_read_finally():
         [set_("a", 1), {"id": "sw", "type": "switch", "cases": [{"when": "${true}", "steps": [set_("inner", 1)]}]},
          set_("b", "${data.steps.c1.value}")],
         finally_=[set_("c1", "${data.steps.b.value}", when="${present(data.steps.b)}"),
-                  set_("c2", ["${data.steps.c1.value}", "${data.steps.a.value}", "${data.steps.inner.value}", "${data.steps.c3.value}"]),
-                  set_("c3", 1)],
+                  set_("c2", ["${data.steps.c1.value}", "${data.steps.a.value}", "${data.steps.inner.value}", "${data.steps.c3.value}"],
+                       when="${present(data.steps.a.value) and present(data.steps.inner)}"),
+                  set_("c3", 1),
+                  set_("c4", "${data.steps.a.value}", when="${data.steps.a.value == 1}"),
+                  {"id": "c5", "type": "switch", "when": "${present(data.steps.a)}",
+                   "cases": [{"when": "${data.steps.a.value == 1}", "steps": [set_("c6", "${data.steps.a.value}")]}]}],
     )
-    assert _codes(_text(doc)) == [
+    result = _text(doc)
+    assert _codes(result) == [
         ("WORKFLOW_REFERENCE", "/workflows/main/steps/2/value"),      # steps -> finally
-        ("WORKFLOW_REFERENCE", "/workflows/main/finally/1/value/2"),  # a case's step from finally
+        ("WORKFLOW_REFERENCE", "/workflows/main/finally/1/value/2"),  # a case's step from finally (present() may)
         ("WORKFLOW_REFERENCE", "/workflows/main/finally/1/value/3"),  # a later finally step
+        ("WORKFLOW_REFERENCE", "/workflows/main/finally/3/value"),    # no presence guard
+        ("WORKFLOW_REFERENCE", "/workflows/main/finally/3/when"),     # the guard itself reads unguarded
     ]
+    assert result.diagnostics[3].hint == "guard the cleanup step with `when: ${present(data.steps.a)}`"
 
 
 def test_inline_case_steps_see_earlier_steps_and_their_own_predecessors():
@@ -319,3 +327,15 @@ def test_many_wrong_names_stay_linear(monkeypatch):
     assert "did you mean" in _text(small).diagnostics[0].message
     big = _wf([set_(f"s{i}", 1) for i in range(20)] + [set_("b", "${data.steps.s1x.value}")])
     assert "did you mean" not in _text(big).diagnostics[0].message
+
+
+def test_present_may_test_a_case_step_once_its_switch_ran():
+    doc = _wf([
+        {"id": "sw", "type": "switch", "cases": [{"when": "${true}", "steps": [set_("maybe", 1)]}]},
+        set_("after", ["${present(data.steps.maybe)}", "${present(data.steps.later)}", "${data.steps.maybe.value}"]),
+        set_("later", 1),
+    ])
+    assert _codes(_text(doc)) == [
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/1/value/1"),  # a later step: never present yet
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/1/value/2"),  # reading the value needs the case
+    ]

@@ -224,6 +224,9 @@ class _Validator:
         """step ID -> the first workflow (document order) that declares it."""
         self.calls: list[_Call] = []
         self.budget = self.SUGGESTION_BUDGET
+        self.guards: frozenset = frozenset()
+        """The steps that the `when` of the cleanup step being checked (or of an enclosing
+        one) tests with `present(...)`."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -543,13 +546,17 @@ class _Validator:
                 if "expr" in out:
                     self._expression(wf, out["expr"], path + ("expr",), chain, "outputs", None)
 
-    def _check_list(self, wf: _Workflow, steps: list[_Step], outer: tuple) -> None:
+    def _check_list(self, wf: _Workflow, steps: list[_Step], outer: tuple, guards: frozenset = frozenset()) -> None:
         for step in steps:
             chain = ((step.list_path, step.index),) + outer
+            own = guards
+            if step.section == "finally" and step.kind is not None:
+                own = guards | _present_guards(step.node.get("when"))
+            self.guards = own
             if step.kind is not None:
                 self._check_step(wf, step, chain)
             for inline in step.inline:
-                self._check_list(wf, inline, chain)
+                self._check_list(wf, inline, chain, own)
 
     def _check_step(self, wf: _Workflow, step: _Step, chain: tuple) -> None:
         node, path, kind = step.node, step.path, step.kind
@@ -727,10 +734,18 @@ class _Validator:
                         message += f"; did you mean `{close}`?"
             self.report(REFERENCE, path, message, span=name_span, hint=hint, step=step)
             return
-        problem = self._visibility(target, chain, section)
+        problem = self._visibility(target, chain, section, ref.in_present)
         if problem is not None:
             self.report(REFERENCE, path, problem, span=at(ref.name_start, ref.name_end), step=step,
                         related=[self.reporter.related(jp.from_path(target.path + ("id",)), "the step is declared here")])
+            return
+        if section == "finally" and target.section == "steps" and not ref.in_present and target.id not in self.guards:
+            self.report(
+                REFERENCE, path,
+                f"cleanup reads step `{target.id}` without a presence guard: it may not have run",
+                span=at(ref.name_start, ref.name_end), step=step,
+                hint="guard the cleanup step with `when: " + ex.expression(f"present({ex.step_path(target.id)})") + "`",
+            )
             return
         self._result_field(target, ref, path, step, at)
 
@@ -756,8 +771,10 @@ class _Validator:
                 start, end = ref.segment_spans[1]
                 self.report(REFERENCE, path, message, span=at(start, end), step=step)
 
-    def _visibility(self, target: _Step, chain: tuple, section: str) -> str | None:
-        """Why `target` cannot be read at the position `chain` (innermost list first), or None."""
+    def _visibility(self, target: _Step, chain: tuple, section: str, in_present: bool = False) -> str | None:
+        """Why `target` cannot be read at the position `chain` (innermost list first), or None.
+        `present(...)` may also test a step that runs only inside a switch case, once that
+        switch has run."""
         for depth, (list_path, index) in enumerate(chain):
             if target.list_path == list_path:
                 if target.index < index:
@@ -772,6 +789,13 @@ class _Validator:
         if target.section == "finally" and section != "finally":
             return f"step `{target.id}` is a cleanup step (`finally`): it runs after every step and output"
         if target.parent is not None:
+            if in_present:
+                lists = {list_path for list_path, _ in chain}
+                switch = target.parent
+                while switch.parent is not None and switch.list_path not in lists:
+                    switch = switch.parent
+                if self._visibility(switch, chain, section) is None:
+                    return None
             return f"step `{target.id}` runs only inside a case of switch `{target.parent.id}`: it may not have run"
         return f"step `{target.id}` is not visible here"  # pragma: no cover - every case is named above
 
@@ -984,6 +1008,17 @@ class _Validator:
                         break
             step = nxt
             level += 1
+
+
+def _present_guards(when: Any) -> frozenset:
+    """The step IDs that a guard tests with `present(data.steps.<id>...)`."""
+    if type(when) is not str:
+        return frozenset()
+    body = ex.split(when)
+    if body is None:
+        return frozenset()
+    parsed = ex.parse(body)
+    return frozenset(r.name for r in parsed.refs if r.root == "steps" and r.in_present)
 
 
 # --- embedded JSON Schemas (cached by canonical text: compiled output repeats them) ------------
