@@ -17,7 +17,7 @@ from taskplan.workflow.emit import emit_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
-BASE = YAML(typ="safe", pure=False).load(VALID[0].read_text(encoding="utf-8"))
+BASE = YAML(typ="safe", pure=False).load((ROOT / "fixtures" / "workflows" / "valid" / "pr-review.workflow.yaml").read_text(encoding="utf-8"))
 
 REPLACEMENTS = [
     None, True, 0, -1, 2.5, "", "x", "main", "lint", "review_each.body", "${data.item}", "${data.index}",

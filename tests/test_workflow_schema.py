@@ -20,6 +20,7 @@ from taskplan.workflow.structure import check_structure
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
+PR_REVIEW = ROOT / "fixtures" / "workflows" / "valid" / "pr-review.workflow.yaml"
 BROKEN = sorted((ROOT / "fixtures" / "errors" / "workflow").glob("*.workflow.yaml"))
 
 
@@ -132,7 +133,7 @@ def _mutate(doc, rng: random.Random):
 @pytest.mark.parametrize("seed", range(8))
 def test_mutations_agree_with_jsonschema(seed):
     rng = random.Random(seed)
-    base = _load(VALID[0])
+    base = _load(PR_REVIEW)
     validator = Draft202012Validator(build_schema())
     for _ in range(150):
         doc = _mutate(base, rng)
@@ -142,7 +143,7 @@ def test_mutations_agree_with_jsonschema(seed):
 
 
 def test_errors_are_at_the_exact_field_not_one_of():
-    doc = _load(VALID[0])
+    doc = _load(PR_REVIEW)
     doc["workflows"]["main"]["steps"][0]["effect"] = "delete"
     doc["workflows"]["main"]["steps"][1]["input"]["$bad"] = 1
     errors = check_structure(doc)
@@ -156,7 +157,7 @@ def test_errors_are_at_the_exact_field_not_one_of():
 def test_ecma_end_anchor():
     assert ecma_pattern("^[a-z]+$") == r"^[a-z]+\Z"
     assert ecma_pattern(r"^a\$") == r"^a\$"
-    doc = _load(VALID[0])
+    doc = _load(PR_REVIEW)
     doc["workflows"]["main"]["steps"][0]["id"] = "abc\n"
     assert [e.path for e in check_structure(doc)] == [("workflows", "main", "steps", 0, "id")]
 
@@ -170,6 +171,6 @@ def test_deeply_nested_values_do_not_recurse():
     value: object = "${data.inputs.pr_url}"
     for _ in range(5000):
         value = [value]
-    doc = _load(VALID[0])
+    doc = _load(PR_REVIEW)
     doc["workflows"]["main"]["steps"][0]["input"]["request"] = {"deep": value}
     assert check_structure(doc) == []
