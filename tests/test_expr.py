@@ -3,7 +3,7 @@ references with offsets, the fast path's agreement with the grammar, and builder
 
 from __future__ import annotations
 
-import re
+import json
 
 import pytest
 from hypothesis import given, settings
@@ -201,7 +201,7 @@ def test_deep_nesting_falls_back_to_the_grammar():
         st.one_of(
             st.from_regex(r"\.[A-Za-z0-9_-]{1,5}", fullmatch=True),
             st.from_regex(r"\[(0|[1-9][0-9]{0,2})\]", fullmatch=True),
-            st.text(alphabet='ab."\\ ', max_size=4).map(lambda t: "[" + __import__("json").dumps(t) + "]"),
+            st.text(alphabet='ab."\\ ', max_size=4).map(lambda t: "[" + json.dumps(t) + "]"),
         ),
         min_size=1,
         max_size=5,
