@@ -84,7 +84,8 @@ class ValidationResult:
     findings: list[Finding] = field(default_factory=list)
     """The validate pass's findings, sorted like diagnostics (file, line, column, code)."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    """Every diagnostic about the document, the read pass's included, sorted."""
+    """Sorted: from `validate_text`, every diagnostic about the document (the read pass's
+    included); from `validate_document`, this pass's (the findings' diagnostics)."""
 
     @property
     def path(self) -> str:
