@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from taskplan.api import CHECK_PASSES, check_plan, load_catalog_set
+from taskplan.api import CHECK_PASSES, check_plan, compile_plan, load_catalog_set
 from taskplan.diagnostics import Severity
 from taskplan.diagnostics.docs import FAMILY_ORDER, OWNERS, generate
 from taskplan.diagnostics.docs import main as docs_main
@@ -55,35 +55,46 @@ def test_every_code_of_the_spec_is_registered():
 
 
 EXAMPLE_RUNNERS = set(CHECK_PASSES) | {"catalog", "validate"}
-"""Owners whose examples can be run: plans through check, catalogs through the catalog
-loader, workflows through the validate pass. (config: its own test; types, lower: not built.)"""
+"""Owners whose examples can be run: plans through check (and compile), catalogs through
+the catalog loader, workflows through the validate pass. (config: its own test.)"""
+
+COMPILE_ONLY = {"CHOICE_REQUIRED"}
+"""Codes that only a compile reports (check checks every alternative of a choice)."""
 
 WITH_EXAMPLES = sorted(c for c, i in REGISTRY.items() if i.owner in EXAMPLE_RUNNERS and i.wrong)
 
 
-def _diagnostics_of(owner: str, text: str, name: str, catalog: str, tmp_path: Path) -> list:
-    if owner == "catalog":
+def _run_example(code: str, text: str, name: str, tmp_path: Path, *, right: bool = False) -> list:
+    """The diagnostics of one example document of `code`; a right plan is compiled too."""
+    info = REGISTRY[code]
+    if info.owner == "catalog":
         path = tmp_path / f"{name}.catalog.yaml"
         path.write_text(text, encoding="utf-8")
         return load_catalog_set([path]).diagnostics
-    if owner == "validate":
+    if info.owner == "validate":
         return validate_text(text.encode("utf-8"), f"{name}.workflow.yaml").diagnostics
     catalogs = []
-    if catalog:
+    if info.catalog:
         catalogs = [tmp_path / "example.catalog.yaml"]
-        catalogs[0].write_text(catalog, encoding="utf-8")
-    return check_plan(f"{name}.taskplan.yaml", text=text.encode("utf-8"), catalogs=catalogs).diagnostics
+        catalogs[0].write_text(info.catalog, encoding="utf-8")
+    data = text.encode("utf-8")
+    if right or code in COMPILE_ONLY:
+        compiled = compile_plan(f"{name}.taskplan.yaml", text=data, catalogs=catalogs, auto=right)
+        if right:
+            assert compiled.yaml is not None or compiled.errors, "a clean plan compiles to a workflow"
+        return compiled.diagnostics
+    return check_plan(f"{name}.taskplan.yaml", text=data, catalogs=catalogs).diagnostics
 
 
 @pytest.mark.parametrize("code", WITH_EXAMPLES)
 def test_wrong_example_produces_its_code_and_right_one_is_clean(code, tmp_path):
-    """For codes with an example whose pass exists: the wrong document produces the code,
-    the right one no error."""
+    """For codes with an example whose pass exists: the wrong document produces the code;
+    the right one has no error (a right plan compiles)."""
     info = REGISTRY[code]
-    wrong = _diagnostics_of(info.owner, info.wrong, "wrong", info.catalog, tmp_path)
+    wrong = _run_example(code, info.wrong, "wrong", tmp_path)
     assert code in {d.code for d in wrong}, [f"{d.code}: {d.message}" for d in wrong]
     if info.right:
-        right = _diagnostics_of(info.owner, info.right, "right", info.catalog, tmp_path)
+        right = _run_example(code, info.right, "right", tmp_path, right=True)
         assert not [d for d in right if d.is_error], [f"{d.code}: {d.message}" for d in right]
 
 
