@@ -152,3 +152,19 @@ def test_catalogs_come_from_the_project_configuration(tmp_path, monkeypatch):
     result = run("check", str(plan))
     assert result.exit_code == 1
     assert "error[CONFIG_INVALID]" in result.stdout and "pyproject.toml:2:1" in result.stdout
+
+
+def test_the_readme_quickstart_is_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("\n", 1)[1].strip() for b in section.split("```")[1::2]]
+    assert len(blocks) == 2 and all("\n" not in b for b in blocks), blocks
+    install_and_check, install_and_test = blocks
+    assert install_and_check.startswith("python3 -m venv .venv && ")
+    assert "taskplan check examples/pr-review.taskplan.yaml --catalog examples/catalog.yaml" in install_and_check
+    assert EXAMPLE.is_file() and CATALOG.is_file()
+    test_command = ".venv/bin/python -m pytest"
+    assert install_and_test.endswith(f"&& {test_command}")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command in ci.splitlines()
+    assert "set -euo pipefail" in ci and "'.[test]'" in ci
