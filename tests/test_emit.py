@@ -202,3 +202,46 @@ def test_emitting_leaves_ruamel_defaults_alone():
 
     emit_yaml({"yes": [1e-07]})
     assert SafeRepresenter.yaml_representers[str] is SafeRepresenter.represent_str
+
+
+def _reference_emit(data):
+    """The same output through ruamel's own C dumper (its general resolver and dispatch)."""
+    import io
+
+    from ruamel.yaml import YAML as _YAML
+
+    from taskplan.workflow import emit as E
+
+    class Ref(E.SafeRepresenter):
+        def ignore_aliases(self, data):
+            return True
+
+    for t, f in ((str, E._represent_str), (float, E._represent_float), (dict, E._represent_dict)):
+        Ref.add_representer(t, f)
+    yaml = _YAML(typ="safe", pure=False)
+    yaml.Representer = Ref
+    yaml.default_flow_style = False
+    yaml.width = E.WIDTH
+    yaml.allow_unicode = True
+    stream = io.StringIO()
+    yaml.dump(data, stream)
+    return stream.getvalue()
+
+
+def test_fast_resolver_and_nodes_match_ruamel():
+    data = {"list": ADVERSARIAL, "numbers": [0, -7, 2**70, 1.5, 1e-07, -0.0, float("inf")], "b": [True, False, None],
+            "nested": {"yes": {"on": ["1", "1.0", "-1", "+1", "1e5", ".inf", "true", "null"]}}}
+    assert emit_yaml(data) == _reference_emit(data)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.recursive(
+        st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                  st.text(alphabet="0123456789.eE+-:_ xyYnNtrufalsobn~#*&!'\"\n|>", max_size=12)),
+        lambda children: st.one_of(st.lists(children, max_size=3), st.dictionaries(st.text(max_size=6), children, max_size=3)),
+        max_leaves=15,
+    )
+)
+def test_fast_emitter_matches_ruamel_on_any_data(data):
+    assert emit_yaml({"d": data}) == _reference_emit({"d": data})

@@ -26,11 +26,12 @@ import os
 import re
 import stat
 import tempfile
-from functools import lru_cache
 from typing import Any
 
-from ruamel.yaml import YAML
+from ruamel.yaml.cyaml import CEmitter
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.representer import SafeRepresenter
+from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
 WIDTH = 1 << 30
@@ -121,6 +122,50 @@ def _represent_dict(representer: SafeRepresenter, data: dict) -> Any:
     return representer.represent_mapping(_MAP, data.items())
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_NULL_TAG = "tag:yaml.org,2002:null"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+
+
+_PLAIN_INT = re.compile(r"[-+]?[0-9]+")
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.(?:inf|nan))")
+
+
+class _Resolver(VersionedResolver):
+    """What tag a scalar written plain would have, for the texts this emitter writes
+    plain: its strings (never ambiguous: `needs_quotes` quotes those), `true`/`false`,
+    `null`, and its own int and float texts. The C serializer asks twice per scalar;
+    ruamel's general resolver is most of the emitter's time. Tests compare the output
+    with ruamel's own resolver."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is ScalarNode:
+            if not implicit[0]:
+                return _STR_TAG
+            if value == "true" or value == "false":
+                return _BOOL_TAG
+            if value == "null":
+                return _NULL_TAG
+            if _PLAIN_INT.fullmatch(value):
+                return _INT_TAG
+            if _PLAIN_FLOAT.fullmatch(value):
+                return _FLOAT_TAG
+            return _STR_TAG
+        if kind is SequenceNode:
+            return _SEQ_TAG
+        return _MAP_TAG
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+
 class _Representer(SafeRepresenter):
     """The safe representer with our own rules (a subclass, so that ruamel's global
     SafeRepresenter stays as it is for everyone else)."""
@@ -130,33 +175,60 @@ class _Representer(SafeRepresenter):
         # twice: never as an anchor and alias, which the compiler's readers refuse.
         return True
 
+    def represent_data(self, data: Any) -> Any:
+        """Plain data straight to nodes, with the same styles as the representers below
+        (which remain for any other type): ruamel's generic dispatch and alias
+        bookkeeping cost more than the nodes themselves."""
+        t = type(data)
+        if t is str:
+            if "\n" in data:
+                return ScalarNode(_STR, data, style="|")
+            return ScalarNode(_STR, data, style="'" if needs_quotes(data) else None)
+        if t is dict:
+            represent = self.represent_data
+            return MappingNode(_MAP, [(represent(k), represent(v)) for k, v in data.items()], flow_style=False)
+        if t is list:
+            represent = self.represent_data
+            return SequenceNode(_SEQ, [represent(v) for v in data], flow_style=False)
+        if t is bool:
+            return ScalarNode(_BOOL, "true" if data else "false")
+        if t is int:
+            return ScalarNode(_INT, str(data))
+        if t is float:
+            return ScalarNode(_FLOAT, float_text(data))
+        if data is None:
+            return ScalarNode(_NULL, "null")
+        return super().represent_data(data)
+
 
 for _type, _fn in ((str, _represent_str), (float, _represent_float), (int, _represent_int), (bool, _represent_bool),
                    (type(None), _represent_none), (list, _represent_list), (dict, _represent_dict)):
     _Representer.add_representer(_type, _fn)
 
 
-@lru_cache(maxsize=1)
-def _yaml() -> YAML:
-    yaml = YAML(typ="safe", pure=False)
-    yaml.Representer = _Representer
-    yaml.default_flow_style = False
-    yaml.width = WIDTH
-    yaml.allow_unicode = True
-    yaml.explicit_start = False
-    return yaml
+class _Dumper(CEmitter, _Representer, _Resolver):  # type: ignore[misc]
+    """libyaml's C emitter with our representer and resolver, assembled the way ruamel
+    assembles its own C dumper (whose resolver cannot be replaced)."""
+
+    def __init__(self, stream: Any) -> None:
+        CEmitter.__init__(self, stream, width=WIDTH, allow_unicode=True)
+        self._emitter = self._serializer = self._representer = self
+        _Representer.__init__(self, default_style=None, default_flow_style=False)
+        _Resolver.__init__(self)
 
 
 def emit_yaml(data: Any) -> str:
     """`data` (dict, list, str, int, float, bool, None) as YAML text."""
     stream = io.StringIO()
-    # ruamel builds a node per value before the C emitter writes them: hundreds of
-    # thousands of objects for a large workflow, over which CPython's collector would
-    # run full collections again and again. None of them is cyclic garbage.
+    # Hundreds of thousands of nodes for a large workflow, over which CPython's collector
+    # would run full collections again and again. None of them is cyclic garbage.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _yaml().dump(data, stream)
+        dumper = _Dumper(stream)
+        dumper.open()
+        dumper.represent(data)
+        dumper.close()
     finally:
         if collecting:
             gc.enable()
