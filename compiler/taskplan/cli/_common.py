@@ -52,6 +52,8 @@ __all__ = [
 RENDERERS: dict[str, str] = {
     "text": "taskplan.diagnostics.render_text:render",
     "json": "taskplan.diagnostics.render_json:render",
+    "sarif": "taskplan.diagnostics.render_sarif:render",
+    "github": "taskplan.diagnostics.render_github:render",
 }
 """`--format` name -> "module:function". A renderer is one module whose function takes
 `(diagnostics, *, documents, files, unreadable, color, noun) -> str`; adding a
