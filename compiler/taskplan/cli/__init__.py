@@ -14,6 +14,7 @@ from taskplan import __version__
 COMMANDS = {
     "check": "taskplan.cli.check:check",
     "compile": "taskplan.cli.compile:compile_",
+    "gate": "taskplan.cli.gate:gate",
     "validate": "taskplan.cli.validate:validate",
     "explain": "taskplan.cli.explain:explain",
     "schema": "taskplan.cli.schema:schema",

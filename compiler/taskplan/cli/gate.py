@@ -1,0 +1,296 @@
+"""`taskplan gate PATH... [--catalog FILE]... [--write] [--format text|json|sarif|github]`
+
+The stale-workflow gate for many plans at once (the `taskplan-compile`
+pre-commit hook; `taskplan compile PLAN -o OUT --check` is the one-plan form).
+Each plan is compiled and compared with its committed workflow, found by the
+naming rule: `<dir>/<stem>.workflow.yaml` beside `<dir>/<stem>.taskplan.yaml`
+(or `.taskplan.yml`, `.taskplan.json`). A workflow given as PATH stands for the
+plan beside it (so that a hand-edited compiled workflow is caught too); a
+workflow with no plan beside it was written by hand and is skipped.
+
+The choices are decided as they were when the workflow was compiled: the
+committed workflow records them (`choices: {tone: {selected: formal, auto: false}}`),
+and the gate replays them as `--choose` (for choices the plan does not select
+itself) and `--auto`. So `taskplan compile PLAN -o OUT [--choose ...] [--auto]`
+run from the repository root and `taskplan gate PLAN` agree.
+
+Output: the plans' diagnostics (as `check` renders them, in `--format`), then
+one line per stale or missing workflow (with a short diff) and a summary. With
+`--write`, stale and missing workflows are recompiled in place, and the gate
+still fails, so that the change is reviewed and staged. Exit codes: 0 every
+workflow up to date; 1 errors or a stale/missing workflow; 2 bad usage or an
+unreadable file; 3 a compiler failure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import click
+
+from taskplan.cli._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    color_option,
+    emit,
+    format_option,
+    guard,
+    report_unreadable,
+    write,
+)
+
+PLAN_SUFFIXES = (".taskplan.yaml", ".taskplan.yml", ".taskplan.json")
+WORKFLOW_SUFFIXES = (".workflow.yaml", ".workflow.yml")
+WORKFLOW_SUFFIX = ".workflow.yaml"
+_DIFF_LINES = 40
+
+
+# ------------------------------------------------------------------ naming rule
+
+
+def workflow_path(plan: str) -> str:
+    """The committed workflow of `plan`: `<dir>/<stem>.workflow.yaml` beside
+    `<dir>/<stem>.taskplan.yaml` (`.yml`, `.json`); for any other name, the name
+    without its extension plus `.workflow.yaml`."""
+    directory, name = os.path.split(plan)
+    for suffix in PLAN_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            stem = name[: -len(suffix)]
+            break
+    else:
+        stem = os.path.splitext(name)[0] or name
+    return os.path.join(directory, stem + WORKFLOW_SUFFIX)
+
+
+def plan_for_workflow(workflow: str) -> str | None:
+    """The plan a compiled workflow comes from (the first of `<stem>.taskplan.yaml`,
+    `.yml`, `.json` that exists beside it), or None for a hand-written workflow."""
+    directory, name = os.path.split(workflow)
+    for suffix in WORKFLOW_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            stem = name[: -len(suffix)]
+            for plan_suffix in PLAN_SUFFIXES:
+                candidate = os.path.join(directory, stem + plan_suffix)
+                if os.path.isfile(candidate):
+                    return candidate
+            return None
+    return None
+
+
+def is_workflow(path: str) -> bool:
+    return os.path.basename(path).endswith(WORKFLOW_SUFFIXES)
+
+
+def plans_to_gate(paths: Iterable[str]) -> list[str]:
+    """The plans named by `paths` (workflows mapped to their plans), each once, in the
+    order first named."""
+    out: dict[str, None] = {}
+    for path in paths:
+        display = os.fspath(path)
+        plan = plan_for_workflow(display) if is_workflow(display) else display
+        if plan is not None:
+            out.setdefault(plan, None)
+    return list(out)
+
+
+# ----------------------------------------------------------------- the command
+
+
+@dataclass(slots=True)
+class _Verdict:
+    plan: str
+    workflow: str
+    state: str
+    """`ok`, `stale`, `missing`, `unreadable` (the committed file), `failed` (the plan does not compile)."""
+    detail: str = ""
+    """Why the committed file cannot be read; or the diff of a stale one."""
+    compiled: str = ""
+    """The workflow as compiled now (stale or missing)."""
+    flags: str = ""
+    """The choice flags it was compiled with (` --auto --choose tone=formal`)."""
+
+
+@click.command("gate")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    metavar="FILE",
+    help="A capability catalog (repeatable). Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
+)
+@click.option("--write", "write_back", is_flag=True, help="Recompile stale or missing workflows in place (still exit 1).")
+@format_option()
+@color_option()
+@guard
+def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fmt: str, color: str) -> int:
+    """Fail when a committed workflow is stale: recompile each plan (or the plan of each
+    workflow) and compare with <stem>.workflow.yaml beside it."""
+    from taskplan import api
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.project import config_start_dir, resolve_catalog_paths
+
+    plans = plans_to_gate(paths)
+    config = Diagnostics()
+    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir(plans or paths), config)
+    loaded = api.load_catalog_set(catalog_paths)
+
+    diagnostics = Diagnostics()
+    diagnostics.extend(config.sorted())
+    documents: dict = {}
+    unreadable: dict[str, api.UnreadableInput] = {}
+    code = EXIT_ERRORS if config.has_errors else EXIT_OK
+    verdicts: list[_Verdict] = []
+    checked = 0
+    for plan in plans:
+        target = workflow_path(plan)
+        committed, problem = _read_committed(target)
+        result, flags = _compile(api, plan, loaded, committed)
+        diagnostics.extend(result.diagnostics)
+        documents.update(result.documents)
+        for error in result.input_errors:
+            unreadable.setdefault(error.path, error)
+        for message in result.usage_errors:
+            write(f"error: {plan}: {message}\n", err=True)
+        if result.readable:
+            checked += 1
+        code = max(code, result.exit_code)
+        if result.yaml is None or result.exit_code != EXIT_OK:
+            verdicts.append(_Verdict(plan, target, "failed"))
+            continue
+        verdict = _judge(plan, target, result.yaml, committed, problem)
+        verdict.flags = flags
+        verdicts.append(verdict)
+
+    report_unreadable(unreadable.values(), color)
+    findings = diagnostics.sorted()
+    if findings or fmt != "text":
+        emit(findings, fmt=fmt, color=color, documents=documents, files=checked, unreadable=len(unreadable))
+
+    stale = [v for v in verdicts if v.state in ("stale", "missing")]
+    for verdict in verdicts:
+        if verdict.state == "unreadable":
+            write(f"error: cannot read {verdict.workflow}: {verdict.detail}\n", err=True)
+            code = max(code, EXIT_USAGE)
+    for verdict in stale:
+        code = max(code, EXIT_ERRORS)
+        if verdict.state == "stale":
+            write(verdict.detail, err=True)
+        command = f"taskplan compile {verdict.plan}{verdict.flags} -o {verdict.workflow}"
+        if write_back:
+            outcome = _write(verdict)
+            write(outcome, err=True)
+            if outcome.startswith("error"):
+                code = max(code, EXIT_USAGE)
+        elif verdict.state == "missing":
+            write(f"error: {verdict.workflow} does not exist: compile it with `{command}`\n", err=True)
+        else:
+            write(f"error: {verdict.workflow} is stale: recompile it with `{command}` and review the change\n", err=True)
+
+    up_to_date = sum(1 for v in verdicts if v.state == "ok")
+    if stale:
+        line = f"error: stale or missing: {len(stale)} of {_count(len(verdicts), 'workflow')}"
+        if write_back:
+            line += " (recompiled: review and stage the change)"
+        write(line + "\n", err=True)
+    elif code == EXIT_OK:
+        write(f"ok: {_count(up_to_date, 'workflow')} up to date\n", err=fmt != "text")
+    return code
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _read_committed(path: str) -> tuple[str | None, str]:
+    """The committed workflow's text (None when missing or unreadable) and why not."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read(), ""
+    except FileNotFoundError:
+        return None, ""
+    except IsADirectoryError:
+        return None, "is a directory, not a file"
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    except OSError as exc:
+        return None, (exc.strerror or type(exc).__name__).lower()
+
+
+def _recorded_choices(text: str | None) -> dict[str, tuple[str, bool]]:
+    """`choices` of a compiled workflow: choice ID -> (selected alternative, auto).
+    Anything unexpected counts as no record (the comparison then decides)."""
+    if not text:
+        return {}
+    try:
+        from ruamel.yaml import YAML
+
+        data = YAML(typ="safe", pure=False).load(text)
+    except Exception:  # noqa: BLE001 - a broken committed file is simply stale
+        return {}
+    choices = data.get("choices") if isinstance(data, dict) else None
+    out: dict[str, tuple[str, bool]] = {}
+    if isinstance(choices, dict):
+        for choice, entry in choices.items():
+            if isinstance(choice, str) and isinstance(entry, dict) and isinstance(entry.get("selected"), str):
+                out[choice] = (entry["selected"], entry.get("auto") is True)
+    return out
+
+
+def _compile(api, plan: str, loaded, committed: str | None):
+    """Compile `plan` with the choices recorded in its committed workflow: `--auto` when
+    one was taken automatically, and `--choose` for the others, except for choices the
+    plan now selects itself or no longer has (a plan's own selection wins)."""
+    recorded = _recorded_choices(committed)
+    auto = any(was_auto for _, was_auto in recorded.values())
+    flags = " --auto" if auto else ""
+    result = api.compile_plan(plan, catalogs=loaded, auto=auto)
+    if result.typed is None or not recorded:
+        return result, flags
+    choose: dict[str, str] = {}
+    for choice in result.typed.checked.choices:
+        entry = recorded.get(choice.id)
+        if entry is None or entry[1] or getattr(choice.model, "selected", None):
+            continue
+        alternatives = [a.id for a in choice.model.alternatives]
+        if entry[0] in alternatives:
+            choose[choice.id] = entry[0]
+    if not choose:
+        return result, flags
+    flags += "".join(f" --choose {choice}={alternative}" for choice, alternative in sorted(choose.items()))
+    return api.compile_plan(plan, catalogs=loaded, auto=auto, choose=choose), flags
+
+
+def _judge(plan: str, target: str, compiled: str, committed: str | None, problem: str) -> _Verdict:
+    if problem:
+        return _Verdict(plan, target, "unreadable", problem)
+    if committed is None:
+        return _Verdict(plan, target, "missing", compiled=compiled)
+    if committed == compiled:
+        return _Verdict(plan, target, "ok")
+    diff = list(
+        difflib.unified_diff(
+            committed.splitlines(keepends=True),
+            compiled.splitlines(keepends=True),
+            fromfile=f"{target} (committed)",
+            tofile=f"{target} (compiled from {plan})",
+        )
+    )
+    shown = "".join(line if line.endswith("\n") else line + "\n" for line in diff[:_DIFF_LINES])
+    more = f"... ({len(diff) - _DIFF_LINES} more diff lines)\n" if len(diff) > _DIFF_LINES else ""
+    return _Verdict(plan, target, "stale", shown + more, compiled)
+
+
+def _write(verdict: _Verdict) -> str:
+    """Write the compiled workflow to `verdict.workflow` (atomically); the line to report."""
+    from taskplan.workflow.emit import write_atomic
+
+    try:
+        write_atomic(verdict.workflow, verdict.compiled)
+    except OSError as exc:
+        return f"error: cannot write {verdict.workflow}: {(exc.strerror or type(exc).__name__).lower()}\n"
+    return f"fixed: recompiled {verdict.workflow} from {verdict.plan}\n"
