@@ -94,59 +94,36 @@ def read_yaml(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
     return None, None
 
 
-def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
+def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C901 - one hot loop
     limits = ctx.limits
     max_depth = limits.max_depth
     max_chars = limits.max_scalar_chars
     max_digits = limits.max_number_digits
     get = parser.get_event
+    new = _new
+    words = _WORDS
+    missing = _MISSING
+    no_key = _NO_KEY
+    bad_key = _BAD_KEY
 
     get()  # StreamStartEvent
     event = get()
     if type(event) is StreamEndEvent:
         return None, None  # no document at all (empty, or only comments)
 
+    # Frames of the open collections: [is_map, container, positions, line, column, flow, key, key span]
+    # (1-based start). The top one's container, positions, key and key span are also kept in
+    # locals; key and key span are written back to its frame when a child collection opens.
+    # key: _NO_KEY (a key is next), _BAD_KEY (refused: its value is dropped) or the key.
     stack: list[list[Any]] = []
-    # A frame: [is_map, container, positions, line, column, flow, key, key span, end line, end column]
-    # (1-based start; key: _NO_KEY, _BAD_KEY or the current key; end: of the last child, 0-based).
-    top: list[Any] | None = None
+    frame: list[Any] | None = None
     is_map = False
+    cont: Any = None
+    poss: Any = None
+    key: Any = no_key
+    kspan: Span | None = None
     root: tuple[Any, Pos] | None = None
-
-    def path() -> list[str | int]:
-        out: list[str | int] = []
-        for frame in stack:
-            if frame[0]:
-                key = frame[6]
-                if key is _NO_KEY or key is _BAD_KEY:
-                    break
-                out.append(key)
-            else:
-                out.append(len(frame[1]))
-        return out
-
-    def refuse(event: Any, span: Span) -> None:
-        """Report the anchor and the tag of a node event (both refused); reading goes on."""
-        start = event.start_mark
-        spans = _property_spans(text, start)
-        if event.anchor is not None:
-            ctx.syntax(
-                spans.get("&", span),
-                f"anchor `&{event.anchor}`: anchors and aliases are not allowed",
-                "write the value out in full where it is used",
-                path=path(),
-                parse=False,
-            )
-        if event.tag is not None:
-            ctx.syntax(
-                spans.get("!", span),
-                f"tag `{_written_tag(spans, text, start, event.tag)}`: explicit tags are not allowed",
-                "remove the tag; quote the value if it must be text",
-                path=path(),
-                parse=False,
-            )
-        if ctx.exhausted:
-            raise _Stop()
+    el = ec = 0  # the end (0-based) of the node finished last: a block collection ends there
 
     while True:
         event = get()
@@ -160,39 +137,38 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
             ec = mark.column
             if ec == 0:
                 sl, sc, el, ec = _fix_span(ctx, sl, sc, el, ec)
-            span = _new(Span, (sl + 1, sc + 1, el + 1, ec + 1))
+            span = new(Span, (sl + 1, sc + 1, el + 1, ec + 1))
             if event.anchor is not None or event.ctag is not None:
-                refuse(event, span)
+                _refuse(ctx, text, event, span, _path(stack, key))
             value = event.value
-            if is_map and top[6] is _NO_KEY:  # type: ignore[index]
+            if is_map and key is no_key:
                 # A key: always a string, the key's text.
-                positions = top[2]  # type: ignore[index]
-                if value in positions:
-                    ctx.duplicate(positions, path() + [value], value, span, positions[value][0])
-                    top[6] = _BAD_KEY  # type: ignore[index]
+                if value in poss:
+                    ctx.duplicate(poss, _path(stack, value), value, span, poss[value][0])
+                    key = bad_key
                     if ctx.exhausted:
                         raise _Stop()
                 elif len(value) > max_chars:
                     ctx.limit(span, f"this key is {len(value)} characters long; the limit is {max_chars}",
-                              "use a shorter key", path=path())
-                    top[6] = _BAD_KEY  # type: ignore[index]
+                              "use a shorter key", path=_path(stack, key))
+                    key = bad_key
                     if ctx.exhausted:
                         raise _Stop()
                 else:
-                    top[6] = value  # type: ignore[index]
-                    top[7] = span  # type: ignore[index]
+                    key = value
+                    kspan = span
                 continue
             if not event.style:  # plain: resolve (YAML 1.2 core schema)
-                resolved = _WORDS.get(value, _MISSING)
-                if resolved is not _MISSING:
+                resolved = words.get(value, missing)
+                if resolved is not missing:
                     value = resolved
                 elif value[0] in _NUMBER_START:
                     m = _NUMBER(value)
                     if m is not None:
-                        value = _number(m, value, max_digits, ctx, span, path)
+                        value = _number(m, value, max_digits, ctx, span, stack, key)
             if type(value) is str and len(value) > max_chars:
                 ctx.limit(span, f"this string is {len(value)} characters long; the limit is {max_chars}",
-                          "shorten it, or pass large data by reference", path=path())
+                          "shorten it, or pass large data by reference", path=_path(stack, key))
                 if ctx.exhausted:
                     raise _Stop()
             val: Any = value
@@ -203,45 +179,53 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
             sc = mark.column
             if len(stack) >= max_depth:
                 ctx.limit(ctx.lines.point(sl, sc), f"the document is nested more than {max_depth} levels deep",
-                          "flatten the structure (or raise max_depth in the settings)", path=path())
+                          "flatten the structure (or raise max_depth in the settings)", path=_path(stack, key))
                 raise _Stop()
             if event.anchor is not None or event.ctag is not None:
-                refuse(event, ctx.lines.point(sl, sc))
-            if is_map and top[6] is _NO_KEY:  # type: ignore[index]
+                _refuse(ctx, text, event, ctx.lines.point(sl, sc), _path(stack, key))
+            if is_map and key is no_key:
                 what = "mapping" if kind is MappingStartEvent else "sequence"
                 ctx.syntax(ctx.lines.point(sl, sc), f"a {what} cannot be a mapping key",
-                           "keys must be plain strings", path=path(), parse=False)
+                           "keys must be plain strings", path=_path(stack, key), parse=False)
                 if ctx.exhausted:
                     raise _Stop()
+            if frame is not None:
+                frame[6] = key
+                frame[7] = kspan
             is_map = kind is MappingStartEvent
-            top = [is_map, {} if is_map else [], {} if is_map else [], sl + 1, sc + 1,
-                   event.flow_style, _NO_KEY, None, sl, sc]
-            stack.append(top)
+            if is_map:
+                cont = {}
+                poss = {}
+            else:
+                cont = []
+                poss = []
+            key = no_key
+            kspan = None
+            frame = [is_map, cont, poss, sl + 1, sc + 1, event.flow_style, no_key, None]
+            stack.append(frame)
             continue
         elif kind is MappingEndEvent or kind is SequenceEndEvent:
-            frame = stack.pop()
-            if frame[5]:  # flow: up to the closing bracket
+            if frame[5]:  # type: ignore[index]  # flow: up to the closing bracket
                 mark = event.end_mark
                 el = mark.line
                 ec = mark.column
-            else:  # block: up to the end of the last entry (not the next token, maybe lines later)
-                el = frame[8]
-                ec = frame[9]
-            span = _new(Span, (frame[3], frame[4], el + 1, ec + 1))
-            val = frame[1]
-            vpos = MapPos(span, frame[2]) if frame[0] else SeqPos(span, frame[2])
+            # block: up to the end of its last entry, finished last (not the next token, maybe lines later)
+            span = new(Span, (frame[3], frame[4], el + 1, ec + 1))  # type: ignore[index]
+            val = cont
+            vpos = MapPos(span, poss) if is_map else SeqPos(span, poss)
+            stack.pop()
             if stack:
-                top = stack[-1]
-                is_map = top[0]
+                frame = stack[-1]
+                is_map, cont, poss, key, kspan = frame[0], frame[1], frame[2], frame[6], frame[7]
             else:
-                top = None
+                frame = None
                 is_map = False
         elif kind is AliasEvent:
             sm = event.start_mark
             em = event.end_mark
-            span = _new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
+            span = new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
             ctx.syntax(span, f"alias `*{event.anchor}`: anchors and aliases are not allowed",
-                       "write the value out in full here", path=path(), parse=False)
+                       "write the value out in full here", path=_path(stack, key), parse=False)
             if ctx.exhausted:
                 raise _Stop()
             val = None
@@ -254,47 +238,81 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
                 sm = event.start_mark
                 em = event.end_mark
                 span = (
-                    _new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
+                    new(Span, (sm.line + 1, sm.column + 1, em.line + 1, em.column + 1))
                     if (em.line, em.column) > (sm.line, sm.column)
                     else ctx.lines.point(sm.line, sm.column)
                 )
                 ctx.syntax(span, "the file holds more than one YAML document",
                            "keep one document per file (remove this '---' and what follows, or move it to its own file)")
                 raise _Stop()
-            if root is None:  # not reached: a document always has a node
-                return None, None
-            return root
+            return root if root is not None else (None, None)
         else:  # pragma: no cover - the parser emits no other event inside a document
             continue
 
         # ---- attach the finished node to its parent --------------------------
-        if top is None:
+        if frame is None:
             root = (val, vpos)
-            continue
-        if is_map:
-            key = top[6]
-            if key is _NO_KEY:  # a collection or an alias used as a key (reported)
-                top[6] = _BAD_KEY
+        elif is_map:
+            if key is no_key:  # a collection or an alias used as a key (reported)
+                key = bad_key
                 continue
-            if key is not _BAD_KEY:
-                top[1][key] = val
-                top[2][key] = (top[7], vpos)
-            top[6] = _NO_KEY
+            if key is not bad_key:
+                cont[key] = val
+                poss[key] = (kspan, vpos)
+            key = no_key
         else:
-            top[1].append(val)
-            top[2].append(vpos)
-        top[8] = el
-        top[9] = ec
+            cont.append(val)
+            poss.append(vpos)
 
 
-def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", span: Span, path: Any) -> Any:
+def _path(stack: list[list[Any]], key: Any) -> list[str | int]:
+    """The pointer tokens of the node being read; `key` is the top mapping's current key."""
+    out: list[str | int] = []
+    last = len(stack) - 1
+    for i, frame in enumerate(stack):
+        if frame[0]:
+            current = key if i == last else frame[6]
+            if current is _NO_KEY or current is _BAD_KEY:
+                break
+            out.append(current)
+        else:
+            out.append(len(frame[1]))
+    return out
+
+
+def _refuse(ctx: "ReadContext", text: str, event: Any, span: Span, path: list[str | int]) -> None:
+    """Report the anchor and the tag of a node event (both refused); reading goes on."""
+    start = event.start_mark
+    spans = _property_spans(text, start)
+    if event.anchor is not None:
+        ctx.syntax(
+            spans.get("&", span),
+            f"anchor `&{event.anchor}`: anchors and aliases are not allowed",
+            "write the value out in full where it is used",
+            path=path,
+            parse=False,
+        )
+    if event.tag is not None:
+        ctx.syntax(
+            spans.get("!", span),
+            f"tag `{_written_tag(text, start, event.tag)}`: explicit tags are not allowed",
+            "remove the tag; quote the value if it must be text",
+            path=path,
+            parse=False,
+        )
+    if ctx.exhausted:
+        raise _Stop()
+
+
+def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", span: Span,
+            stack: list[list[Any]], key: Any) -> Any:
     kind = m.lastgroup
     if kind == "int" or kind == "oct" or kind == "hex":
         digits = m.group(kind)
         count = len(digits) - (digits[0] in "+-")
         if count > max_digits:
             ctx.limit(span, f"this integer has {count} digits; the limit is {max_digits}",
-                      "use a smaller number, or quote it to make it a string", path=path())
+                      "use a smaller number, or quote it to make it a string", path=_path(stack, key))
             if ctx.exhausted:
                 raise _Stop()
             return None
@@ -302,7 +320,7 @@ def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", s
             return int(digits, 10 if kind == "int" else 8 if kind == "oct" else 16)
         except ValueError:  # past Python's own digit limit (sys.set_int_max_str_digits)
             ctx.limit(span, f"this integer has {count} digits; Python refuses to convert it",
-                      "use a smaller number, or quote it to make it a string", path=path())
+                      "use a smaller number, or quote it to make it a string", path=_path(stack, key))
             if ctx.exhausted:
                 raise _Stop() from None
             return None
@@ -310,7 +328,7 @@ def _number(m: re.Match[str], value: str, max_digits: int, ctx: "ReadContext", s
         number = float(value)
         if number == _INF or number == -_INF:
             ctx.limit(span, "this number is too large to represent",
-                      "use a smaller number, or quote it to make it a string", path=path())
+                      "use a smaller number, or quote it to make it a string", path=_path(stack, key))
             if ctx.exhausted:
                 raise _Stop()
             return None
@@ -348,7 +366,7 @@ def _property_spans(text: str, mark: Any) -> dict[str, Span]:
     return out
 
 
-def _written_tag(spans: dict[str, Span], text: str, mark: Any, tag: str) -> str:
+def _written_tag(text: str, mark: Any, tag: str) -> str:
     m = _PROPERTIES(text, mark.index)
     if m is not None:
         for group in (1, 2):
