@@ -397,7 +397,7 @@ class _CompilePipeline(_Pipeline):
         if typed is None or self.sink.has_errors or result.input_errors:
             return  # fail closed: nothing is lowered from a plan in error
         from taskplan.passes import lower
-        from taskplan.passes.validate import validate_text
+        from taskplan.passes.validate import validate_data
         from taskplan.workflow.emit import emit_yaml
 
         reporter = Reporter(result.documents[self.path], self.sink)
@@ -414,12 +414,16 @@ class _CompilePipeline(_Pipeline):
             raise AssertionError("the PlanningGraph breaks its invariants: " + "; ".join(problems[:5]))
 
         self.stage = "emit"
-        text = emit_yaml(graph.to_data())
+        data = graph.to_data()
+        text = emit_yaml(data)
 
         self.stage = "validate"
         # The compiler re-validates its own output: any finding is a compiler bug,
-        # shown at the TaskPlan slot the offending step was compiled from.
-        validation = validate_text(text.encode("utf-8"), "<compiled workflow>", limits=self.limits)
+        # shown at the TaskPlan slot the offending step was compiled from. It validates
+        # the document the emitter wrote (the same data a reader of the text gets back:
+        # the emitter's round trip is tested on adversarial data and on every snapshot),
+        # which spares re-parsing the text, the most expensive part of validation.
+        validation = validate_data(data, text, limits=self.limits)
         if validation.diagnostics:
             for finding in validation.findings or []:
                 self._internal(reporter, finding.source or "", finding.diagnostic, finding.step)

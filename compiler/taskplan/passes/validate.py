@@ -115,6 +115,24 @@ def validate_text(
     return result
 
 
+def validate_data(
+    data: Any, text: str = "", path: str = "<compiled workflow>", *, limits: Limits = DEFAULT_LIMITS
+) -> ValidationResult:
+    """Validate a workflow document given as plain data (what the compiler is about to
+    emit as `text`), without reading text back: the compiler's self-check. Findings
+    have no YAML positions; they carry the step and its `source` (the TaskPlan pointer)."""
+    import hashlib
+
+    from taskplan.source.document import SourceDocument
+
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    document = SourceDocument(path=path, text=text, format="yaml", digest=digest, tree=data, ok=True)
+    sink = Diagnostics()
+    result = validate_document(document, Reporter(document, sink), limits)
+    result.diagnostics = sink.sorted()
+    return result
+
+
 def validate_document(
     document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT_LIMITS
 ) -> ValidationResult:
