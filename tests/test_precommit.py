@@ -49,14 +49,30 @@ root:
     - {name: title, value: {kind: output, source: title, port: text}}
 """
 
-PYPROJECT = """\
-[project]
-name = "scratch"
-version = "0"
+CI_DOC = ROOT / "docs" / "ci.md"
 
-[tool.taskplan]
-catalogs = ["catalogs/*.catalog.yaml"]
-"""
+
+def doc_blocks(language: str) -> list[str]:
+    """The fenced code blocks of docs/ci.md in `language` (`""` for plain ones), in order."""
+    blocks: list[tuple[str, str]] = []
+    fence: str | None = None
+    for line in CI_DOC.read_text(encoding="utf-8").splitlines(keepends=True):
+        if fence is None and line.startswith("```"):
+            fence, body = line[3:].strip(), []
+        elif fence is not None and line.rstrip("\n") == "```":
+            blocks.append((fence, "".join(body)))
+            fence = None
+        elif fence is not None:
+            body.append(line)
+    return [body for lang, body in blocks if lang == language]
+
+
+def doc_block(language: str, containing: str) -> str:
+    (block,) = [b for b in doc_blocks(language) if containing in b]
+    return block
+
+
+PYPROJECT = '[project]\nname = "scratch"\nversion = "0"\n\n' + doc_block("toml", "[tool.taskplan]")
 
 
 # ------------------------------------------------------------------ the hooks repository
@@ -201,6 +217,20 @@ def _commit(repo: SimpleNamespace, message: str):
     return done.returncode, done.stdout + done.stderr
 
 
+def _config(hooks, *, write: bool = False) -> str:
+    """docs/ci.md's .pre-commit-config.yaml, pointed at the hooks snapshot (and with the
+    documented `args: [--write]` for taskplan-compile when `write`)."""
+    config = doc_block("yaml", "repos:")
+    assert config.count("<taskplan-repository-url>") == 1 and config.count("rev: v0.1.0") == 1
+    config = config.replace("<taskplan-repository-url>", hooks.repo.as_posix()).replace("v0.1.0", hooks.rev)
+    if write:
+        args = doc_block("yaml", "args: [--write]")
+        assert args.startswith("      - id: taskplan-compile\n")
+        config = config.replace("      - id: taskplan-compile\n", args)
+        assert "args: [--write]" in config
+    return config
+
+
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory, hooks):
     """A repository with plans, their compiled workflows, a catalog, [tool.taskplan]
@@ -213,16 +243,7 @@ def repository(tmp_path_factory, hooks):
     shutil.copy2(EXAMPLES / "pr-review.taskplan.yaml", root / "plans" / "pr-review.taskplan.yaml")
     (root / "plans" / "weekly.taskplan.yaml").write_text(WEEKLY, encoding="utf-8")
     _compile(root, "plans/pr-review.taskplan.yaml", "plans/weekly.taskplan.yaml")
-    (root / ".pre-commit-config.yaml").write_text(
-        "repos:\n"
-        f"  - repo: {hooks.repo.as_posix()}\n"
-        f"    rev: {hooks.rev}\n"
-        "    hooks:\n"
-        "      - id: taskplan-check\n"
-        "      - id: taskplan-validate\n"
-        "      - id: taskplan-compile\n",
-        encoding="utf-8",
-    )
+    (root / ".pre-commit-config.yaml").write_text(_config(hooks), encoding="utf-8")
     _git(root, hooks.env, "init", "-q")
     _run([sys.executable, "-m", "pre_commit", "install"], root, hooks.env, check=True)
     repo = SimpleNamespace(root=root, env=hooks.env, hooks=hooks)
@@ -263,7 +284,8 @@ def test_a_broken_plan_blocks_the_commit_with_a_located_message(scratch):
     assert re.search(r"taskplan check\.+Failed", output), output
     assert "error[TASK_REFERENCE_UNKNOWN]: " in output, output
     assert "--> plans/weekly.taskplan.yaml:11:51" in output, output
-    assert "titel" in output
+    # docs/ci.md shows this very output
+    assert doc_block("", "taskplan check....") in output, output
 
 
 def test_a_stale_workflow_blocks_the_commit_until_it_is_recompiled(scratch):
@@ -281,10 +303,21 @@ def test_a_stale_workflow_blocks_the_commit_until_it_is_recompiled(scratch):
         "`taskplan compile plans/weekly.taskplan.yaml -o plans/weekly.workflow.yaml` and review the change"
     ) in output, output
 
-    # `taskplan gate --write` recompiles it (and still fails, so that the change is reviewed).
-    done = _run([sys.executable, "-m", "taskplan", "gate", "--write", "plans/weekly.taskplan.yaml"], scratch.root, scratch.env)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "fixed: recompiled plans/weekly.workflow.yaml from plans/weekly.taskplan.yaml" in done.stderr
+    # docs/ci.md shows this output (its diff elided)
+    shown = doc_block("", "is stale: recompile it with").splitlines()
+    assert "..." in shown
+    for line in shown:
+        assert line == "..." or line in output.splitlines(), line
+
+    # The documented `args: [--write]`: the hook recompiles the workflow and still fails.
+    config = scratch.root / ".pre-commit-config.yaml"
+    config.write_text(_config(scratch.hooks, write=True), encoding="utf-8")
+    code, output = _commit(scratch, "a new title, workflow not recompiled")
+    assert code == 1, output
+    assert "fixed: recompiled plans/weekly.workflow.yaml from plans/weekly.taskplan.yaml" in output, output
+    assert "Weekly summary" in (scratch.root / "plans" / "weekly.workflow.yaml").read_text(encoding="utf-8")
+    assert _head(scratch) == head
+    config.write_text(_config(scratch.hooks), encoding="utf-8")
     code, output = _commit(scratch, "a new title")
     assert code == 0, output
     assert _head(scratch) != head

@@ -182,14 +182,20 @@ def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fm
             write(verdict.detail, err=True)
         command = f"taskplan compile {verdict.plan}{verdict.flags} -o {verdict.workflow}"
         if write_back:
-            outcome = _write(verdict)
-            write(outcome, err=True)
-            if outcome.startswith("error"):
+            message = _write(verdict)
+            if message.startswith("cannot"):
                 code = max(code, EXIT_USAGE)
         elif verdict.state == "missing":
-            write(f"error: {verdict.workflow} does not exist: compile it with `{command}`\n", err=True)
+            message = f"{verdict.workflow} does not exist: compile it with `{command}`"
         else:
-            write(f"error: {verdict.workflow} is stale: recompile it with `{command}` and review the change\n", err=True)
+            message = f"{verdict.workflow} is stale: recompile it with `{command}` and review the change"
+        fixed = message.startswith("recompiled")
+        write(f"{'fixed' if fixed else 'error'}: {message}\n", err=True)
+        if fmt == "github":  # an annotation on the workflow (on the plan when the workflow is missing)
+            from taskplan.diagnostics.render_github import escape_data, escape_property
+
+            where = verdict.workflow if verdict.state == "stale" else verdict.plan
+            write(f"::error file={escape_property(where)},title=stale workflow::{escape_data(message)}\n")
 
     up_to_date = sum(1 for v in verdicts if v.state == "ok")
     if stale:
@@ -286,11 +292,11 @@ def _judge(plan: str, target: str, compiled: str, committed: str | None, problem
 
 
 def _write(verdict: _Verdict) -> str:
-    """Write the compiled workflow to `verdict.workflow` (atomically); the line to report."""
+    """Write the compiled workflow to `verdict.workflow` (atomically); what happened."""
     from taskplan.workflow.emit import write_atomic
 
     try:
         write_atomic(verdict.workflow, verdict.compiled)
     except OSError as exc:
-        return f"error: cannot write {verdict.workflow}: {(exc.strerror or type(exc).__name__).lower()}\n"
-    return f"fixed: recompiled {verdict.workflow} from {verdict.plan}\n"
+        return f"cannot write {verdict.workflow}: {(exc.strerror or type(exc).__name__).lower()}"
+    return f"recompiled {verdict.workflow} from {verdict.plan}"
