@@ -7,6 +7,7 @@ import pytest
 from taskplan.model.btype import (
     ANY,
     BOOLEAN,
+    NEVER,
     INTEGER,
     NULL,
     NUMBER,
@@ -248,7 +249,8 @@ def test_to_json_schema():
 def test_literal_type():
     t = literal_type({"a": "x", "n": 3, "f": 1.5, "i": 2.0, "b": True, "z": None, "l": [1, 2.5]})
     assert describe(t) == 'object {a: string "x", n: integer, f: number, i: integer, b: boolean, z: null, l: array of number}'
-    assert literal_type([]) == array_of(ANY)
+    assert literal_type([]) == array_of(NEVER)
+    assert describe(literal_type([])) == "empty array"
     assert literal_type(["a", None]).items == const("a").with_nullable()
     assert literal_type([1, "a"]).items == ANY
 
@@ -294,3 +296,13 @@ def test_slots_do_not_take_part_in_equality():
     a = make("string", origin=Slot("a", "/x"))
     b = make("string", origin=Slot("b", "/y"))
     assert a == b and hash(a) == hash(b)
+
+
+def test_the_empty_array_fits_every_array_and_joins_with_any_array():
+    empty = literal_type([])
+    assert fits(empty, array_of(STRING)) is None
+    assert fits(empty, array_of(object_of([Field("a", STRING)]))) is None
+    assert fits(empty, STRING).reason == "kind"
+    assert join(empty, literal_type(["a"])) == array_of(const("a"))
+    assert join(literal_type([1]), empty) == array_of(INTEGER)
+    assert to_json_schema(empty) == {"type": "array", "maxItems": 0}

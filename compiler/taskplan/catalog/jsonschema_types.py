@@ -133,6 +133,14 @@ def schema_type(schema: Any, file: str = "", pointer: str = "") -> BType:
     return _Converter(schema, file, pointer).convert(schema, pointer, 0)
 
 
+def shallow_type(schema: Any, file: str = "", pointer: str = "") -> BType:
+    """The type of `schema` itself without converting what is below it: its kind,
+    nullability, enum, and for an object its declared fields (names, required, slots)
+    with `any` types. Cheap: what loading needs (ports for `fixed`, artifacts, search);
+    `schema_type` gives the full type when a plan uses the operation."""
+    return _Converter(schema, file, pointer, shallow=True).convert(schema, pointer, 0)
+
+
 def property_pointer(schema: Any, base: str, name: str) -> str:
     """The pointer of property `name`'s schema in an object schema written at `base`
     (following a root `$ref`): where a port is declared."""
@@ -151,9 +159,10 @@ def property_pointer(schema: Any, base: str, name: str) -> str:
 
 
 class _Converter:
-    __slots__ = ("root", "file", "base", "stack", "memo", "cuts", "work")
+    __slots__ = ("root", "file", "base", "stack", "memo", "cuts", "work", "shallow")
 
-    def __init__(self, root: Any, file: str, base: str):
+    def __init__(self, root: Any, file: str, base: str, shallow: bool = False):
+        self.shallow = shallow
         self.root = root
         self.file = file
         self.base = base
@@ -281,22 +290,26 @@ class _Converter:
         if branches is not None:
             key = "anyOf" if branches is any_of else "oneOf"
             real: list[int] = []
-            null_at: int | None = None
+            nulls: list[int] = []
             for i, branch in enumerate(branches):
-                if _is_null_schema(branch):
-                    if null_at is None:
-                        null_at = i
-                else:
-                    real.append(i)
+                (nulls if _is_null_schema(branch) else real).append(i)
             if len(real) != 1:
-                return make("null", origin=origin) if (not real and null_at is not None) else None
+                if not real and nulls and not (key == "oneOf" and len(nulls) > 1):
+                    return make("null", origin=origin)
+                return None
             inner = self.convert(branches[real[0]], jp.join(ptr, key, real[0]), depth + 1)
-            if null_at is not None and inner.kind != "any":
-                inner = inner.with_nullable(True, self.slot(jp.join(ptr, key, null_at)))
+            if inner.kind in ("any", "null"):  # the node itself is what a value must satisfy
+                return None
+            if key == "oneOf" and nulls and (len(nulls) > 1 or inner.nullable):
+                # exactly one branch must match: null matches several, so it is excluded
+                return inner.with_nullable(False)
+            if nulls:
+                inner = inner.with_nullable(True, self.slot(jp.join(ptr, key, nulls[0])))
             return inner
         all_of = node.get("allOf")
         if isinstance(all_of, list) and len(all_of) == 1:
-            return self.convert(all_of[0], jp.join(ptr, "allOf", 0), depth + 1)
+            inner = self.convert(all_of[0], jp.join(ptr, "allOf", 0), depth + 1)
+            return make("any", origin=origin, description=description) if inner.kind == "any" else inner
         if "enum" in node and isinstance(node["enum"], list):
             return _untyped_values(node["enum"], self.slot(jp.join(ptr, "enum")), origin, description, ptr, self)
         if "const" in node:
@@ -310,7 +323,7 @@ class _Converter:
         return None
 
     def _items(self, node: dict, ptr: str, depth: int) -> BType | None:
-        if "prefixItems" in node:
+        if "prefixItems" in node or self.shallow:
             return None
         items = node.get("items")
         if isinstance(items, (dict, bool)):
@@ -330,7 +343,8 @@ class _Converter:
         if isinstance(props, dict):
             for name, sub in props.items():
                 fp = jp.join(ptr, "properties", name)
-                fields.append(Field(name, self.convert(sub, fp, depth + 1), name in required, self.slot(fp)))
+                ft = make("any", origin=self.slot(fp)) if self.shallow else self.convert(sub, fp, depth + 1)
+                fields.append(Field(name, ft, name in required, self.slot(fp)))
                 declared.add(name)
         for name, i in required.items():
             if name not in declared:

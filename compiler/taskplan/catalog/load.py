@@ -63,13 +63,15 @@ def version_key(version: str | None) -> tuple:
 # -------------------------------------------------------------------- operation
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Operation:
-    """One operation of the catalog, with its converted business types.
+    """One operation of the catalog, with its business types.
 
     `input_type` is an object type whose fields are the input ports (fixed ports
     included: see `is_fixed`); `output_type` is None for an opaque result (no
-    output schema). Slots of both types point into `file`."""
+    output schema). Slots of both types point into `file`. The types are converted
+    from the schemas on first use (a check converts only the operations a plan
+    calls); `input_ports`/`output_ports` names come from a cheap shallow pass."""
 
     id: str
     version: str | None
@@ -89,8 +91,44 @@ class Operation:
     file: str
     pointer: str
     """The operation object in `file`, e.g. `/sources/0/operations/3`."""
-    input_type: BType
-    output_type: BType | None
+    shallow_input: BType
+    """The input schema's own type: kind and declared fields (field types not converted)."""
+    shallow_output: BType | None
+    _types: dict[str, BType | None] = field(default_factory=dict, init=False, compare=False)
+
+    @property
+    def input_type(self) -> BType:
+        """The full business type of the input schema (an object type: its fields are the ports)."""
+        t = self._types.get("input")
+        if t is None:
+            from taskplan.catalog.jsonschema_types import schema_type
+
+            t = schema_type(self.input_schema, self.file, self.pointer + "/input")
+            self._types["input"] = t
+        return t
+
+    @property
+    def output_type(self) -> BType | None:
+        """The full business type of the output schema; None for an opaque result."""
+        if self.output_schema is None:
+            return None
+        t = self._types.get("output")
+        if t is None:
+            from taskplan.catalog.jsonschema_types import schema_type
+
+            t = schema_type(self.output_schema, self.file, self.pointer + "/output")
+            self._types["output"] = t
+        return t
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        """The input port names, without converting their types."""
+        return tuple(f.name for f in self.shallow_input.fields)
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        """The output port names (none when opaque), without converting their types."""
+        return tuple(f.name for f in self.shallow_output.fields) if self.shallow_output is not None else ()
 
     @property
     def ref(self) -> str:
@@ -592,11 +630,11 @@ class _Loader:
         ok = self._check_schema(reporter, pointer + "/input", input_schema, input_=True)
         if output is not None:
             ok = self._check_schema(reporter, pointer + "/output", output, input_=False) and ok
-        from taskplan.catalog.jsonschema_types import schema_type
+        from taskplan.catalog.jsonschema_types import shallow_type
 
         file = reporter.document.path
-        input_type = schema_type(input_schema, file, pointer + "/input") if ok else None
-        output_type = schema_type(output, file, pointer + "/output") if (ok and output is not None) else None
+        input_type = shallow_type(input_schema, file, pointer + "/input") if ok else None
+        output_type = shallow_type(output, file, pointer + "/output") if (ok and output is not None) else None
         if ok and input_type is not None:
             ok = self._check_declarations(reporter, pointer, spec, input_type, output_type, output)
         if not ok or input_type is None:
@@ -623,8 +661,8 @@ class _Loader:
                 effect=spec.effect,
                 file=file,
                 pointer=pointer,
-                input_type=input_type,
-                output_type=output_type,
+                shallow_input=input_type,
+                shallow_output=output_type,
             )
         )
 

@@ -89,11 +89,15 @@ def schema_depth_problem(schema: Any, max_depth: int) -> SchemaProblem | None:
 
     for _, pointer, depth in iter_subschemas_depth(schema):
         if depth > max_depth:
-            return SchemaProblem(
-                pointer, f"the schema nests subschemas more than {max_depth} levels deep",
-                "flatten the schema, or use `$ref` to a definition in `$defs`",
-            )
+            return _too_deep(pointer, max_depth)
     return None
+
+
+def _too_deep(pointer: str, max_depth: int) -> SchemaProblem:
+    return SchemaProblem(
+        pointer, f"the schema nests subschemas more than {max_depth} levels deep",
+        "flatten the schema, or use `$ref` to a definition in `$defs`",
+    )
 
 
 def check_schema(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
@@ -101,9 +105,11 @@ def check_schema(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
     errors (one per location), else unresolvable or non-local `$ref`s. Empty: valid."""
     if not isinstance(schema, (dict, bool)):
         return (SchemaProblem("", "a JSON Schema must be an object (or a boolean)"),)
-    deep = schema_depth_problem(schema, max_depth)
-    if deep is not None:
-        return (deep,)
+    dialect = fast_dialect(schema)
+    if dialect is None:
+        deep = schema_depth_problem(schema, max_depth)
+        if deep is not None:
+            return (deep,)
     try:
         key = f"{max_depth}:" + json.dumps(schema, sort_keys=True, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):  # pragma: no cover - trees are plain JSON data
@@ -113,7 +119,7 @@ def check_schema(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
         if cached is not None:
             return cached
     try:
-        problems = _check(schema)
+        problems = _check(schema, max_depth)
     except RecursionError:  # pragma: no cover - the depth limit keeps validators far from it
         problems = (SchemaProblem("", "the schema is too deeply nested to be checked"),)
     if key is not None:
@@ -123,9 +129,51 @@ def check_schema(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
     return problems
 
 
-def _check(schema: Any) -> tuple[SchemaProblem, ...]:
+_FAST_DIALECTS = {
+    "json-schema.org/draft-07/schema": "draft7",
+    "json-schema.org/draft/2020-12/schema": "2020-12",
+}
+
+
+def fast_dialect(schema: Any) -> str | None:
+    """The dialect `metaschema.meta_problems` checks (draft-07, 2020-12: also when
+    `$schema` is absent), or None for the others (checked by jsonschema)."""
+    uri = schema.get("$schema") if isinstance(schema, dict) else None
+    if uri is None:
+        return "2020-12"
+    if not isinstance(uri, str):
+        return None
+    return _FAST_DIALECTS.get(_normalise_uri(uri))
+
+
+def _outermost(problems: list[SchemaProblem]) -> tuple[SchemaProblem, ...]:
+    """One problem per location, none inside a location already reported; by pointer."""
+    out: list[SchemaProblem] = []
+    seen: set[str] = set()
+    for problem in sorted(problems, key=lambda p: (p.pointer.count("/"), p.pointer)):
+        pointer = problem.pointer
+        if pointer in seen or any(pointer.startswith(s + "/") for s in seen):
+            continue
+        seen.add(pointer)
+        out.append(problem)
+    out.sort(key=lambda p: p.pointer)
+    return tuple(out)
+
+
+def _check(schema: Any, max_depth: int = 64) -> tuple[SchemaProblem, ...]:
     if isinstance(schema, bool):
         return ()
+    dialect = fast_dialect(schema)
+    if dialect is not None:
+        from taskplan.catalog.metaschema import scan
+
+        found = scan(schema, dialect, max_depth)
+        if found.depth > max_depth:
+            return (_too_deep(found.deepest, max_depth),)
+        problems = _outermost([SchemaProblem(p, m) for p, m in found.problems])
+        if problems:
+            return problems
+        return _ref_problems(schema, found.refs)
     cls = validator_class(schema)
     if cls is None:
         return (
@@ -153,30 +201,40 @@ def _check(schema: Any) -> tuple[SchemaProblem, ...]:
     if problems:
         problems.sort(key=lambda p: p.pointer)
         return tuple(problems)
+    return _ref_problems(schema)
+
+
+def _ref_problems(schema: Any, refs: list[tuple[str, str]] | None = None) -> tuple[SchemaProblem, ...]:
+    """`$ref`s that are not local, or do not resolve inside the schema. `refs`: the
+    (pointer of the `$ref` member, value) pairs, when a walk already found them."""
     from taskplan.catalog.jsonschema_types import iter_subschemas, resolve_ref
 
-    for node, ptr in iter_subschemas(schema):
-        if not isinstance(node, dict):
-            continue
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            if not ref.startswith("#"):
-                problems.append(
-                    SchemaProblem(
-                        jp.join(ptr, "$ref"),
-                        f"`$ref` {json.dumps(ref)} is not a local reference",
-                        "the compiler resolves only references inside the schema (`#/$defs/...`); "
-                        "copy the referenced schema into `$defs`",
-                    )
+    if refs is None:
+        refs = [
+            (jp.join(ptr, "$ref"), node["$ref"])
+            for node, ptr in iter_subschemas(schema)
+            if isinstance(node, dict) and isinstance(node.get("$ref"), str)
+        ]
+    problems: list[SchemaProblem] = []
+    for at, ref in refs:
+        if not ref.startswith("#"):
+            problems.append(
+                SchemaProblem(
+                    at,
+                    f"`$ref` {json.dumps(ref)} is not a local reference",
+                    "the compiler resolves only references inside the schema (`#/$defs/...`); "
+                    "copy the referenced schema into `$defs`",
                 )
-            elif resolve_ref(schema, ref) is None:
-                problems.append(
-                    SchemaProblem(
-                        jp.join(ptr, "$ref"),
-                        f"`$ref` {json.dumps(ref)} does not resolve inside the schema",
-                        "a local reference is a JSON pointer into this schema, e.g. `#/$defs/name`",
-                    )
+            )
+        elif resolve_ref(schema, ref) is None:
+            problems.append(
+                SchemaProblem(
+                    at,
+                    f"`$ref` {json.dumps(ref)} does not resolve inside the schema",
+                    "a local reference is a JSON pointer into this schema, e.g. `#/$defs/name`",
                 )
+            )
+    problems.sort(key=lambda p: p.pointer)
     return tuple(problems)
 
 
@@ -235,7 +293,7 @@ def validate_instance(schema: Any, instance: Any, root: Any | None = None) -> li
 def is_object_schema(schema: Any) -> bool:
     """Whether an input schema is an object schema (`type: object`, possibly behind a
     root `$ref`), which gives the operation its input ports."""
-    from taskplan.catalog.jsonschema_types import schema_type
+    from taskplan.catalog.jsonschema_types import shallow_type
 
-    t = schema_type(schema)
+    t = shallow_type(schema)
     return t.kind == "object" and not t.nullable

@@ -46,10 +46,26 @@ _WORD = re.compile(r"[^\W_]+")
 def normalise(text: str) -> str:
     """Accents dropped (NFKD without combining marks), camelCase split, case-folded;
     punctuation and separators kept for `tokens` to split on."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if text.isascii():
+        stripped = text  # nothing to decompose: the common case, kept fast
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     stripped = _CAMEL_2.sub(r"\1 \2", _CAMEL_1.sub(r"\1 \2", stripped))
     return stripped.casefold()
+
+
+_NAME_TOKENS: dict[str, tuple[str, ...]] = {}
+
+
+def _name_tokens(name: str) -> tuple[str, ...]:
+    """`tokens` of a field name, memoised (the same names recur across operations)."""
+    found = _NAME_TOKENS.get(name)
+    if found is None:
+        if len(_NAME_TOKENS) > 100_000:
+            _NAME_TOKENS.clear()
+        found = _NAME_TOKENS[name] = tuple(tokens(name))
+    return found
 
 
 def tokens(text: str | None) -> list[str]:
@@ -81,11 +97,8 @@ class SearchIndex:
             for token in set(tokens(op.id)) | set(tokens(op.title)):
                 weights[token] = weights.get(token, 0) + WEIGHT_NAME
             field_tokens: set[str] = set()
-            for f in op.input_type.fields:
-                field_tokens.update(tokens(f.name))
-            if op.output_type is not None:
-                for f in op.output_type.fields:
-                    field_tokens.update(tokens(f.name))
+            for name in op.input_names + op.output_names:
+                field_tokens.update(_name_tokens(name))
             for token in field_tokens:
                 weights[token] = weights.get(token, 0) + WEIGHT_FIELDS
             for token in set(tokens(op.description)):

@@ -35,8 +35,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from taskplan.model.plan import TaskType
 
-KINDS = ("string", "number", "integer", "boolean", "object", "array", "null", "any")
-"""Every BType kind. `null` is the type of the null literal; `any` is opaque."""
+KINDS = ("string", "number", "integer", "boolean", "object", "array", "null", "any", "never")
+"""Every BType kind. `null` is the type of the null literal; `any` is opaque; `never`
+has no values: it is only the element type of an empty array literal (so that `[]`
+fits every array port and joins with any array)."""
 
 
 class Slot(NamedTuple):
@@ -109,7 +111,7 @@ class BType:
         return tuple(f for f in self.fields if f.required)
 
     def with_nullable(self, nullable: bool = True, slot: Slot | None = None) -> "BType":
-        if self.kind in ("any", "null") or self.nullable == nullable:
+        if self.kind in ("any", "null", "never") or self.nullable == nullable:
             return self
         return BType(
             self.kind,
@@ -156,8 +158,8 @@ def make(
     deduplicated (first occurrence kept), restrictions only stay where they belong."""
     if kind not in KINDS:
         raise ValueError(f"unknown business type kind {kind!r}")
-    if kind == "any":
-        return BType("any", origin=origin, description=description)
+    if kind in ("any", "never"):
+        return BType(kind, origin=origin, description=description)
     if kind == "null":
         return BType("null", True, origin=origin, null_slot=null_slot or origin, description=description)
     enum_t: tuple[str, ...] | None = None
@@ -186,6 +188,7 @@ def make(
 
 ANY = BType("any")
 ANY_ITEMS = ANY
+NEVER = BType("never")
 NULL = BType("null", True)
 STRING = BType("string")
 NUMBER = BType("number")
@@ -291,7 +294,7 @@ def fits(produced: BType, required: BType) -> Mismatch | None:
 
 
 def _fits(p: BType, r: BType, path: tuple[str, ...]) -> Mismatch | None:
-    if r.kind == "any":
+    if r.kind == "any" or p.kind == "never":
         return None
     if p.kind == "any":
         return Mismatch("opaque", path, p, r, p.origin, r.origin)
@@ -351,6 +354,10 @@ def join(a: BType, b: BType) -> BType | None:
     field (a field on one side only, or optional on one side, becomes optional;
     closed only when both are); arrays join their items. Below the top level,
     fields and items whose kinds do not match widen to `any`."""
+    if a.kind == "never":
+        return b
+    if b.kind == "never":
+        return a
     if a.kind == "null" and b.kind == "null":
         return a
     if a.kind == "null":
@@ -454,6 +461,8 @@ def describe(t: BType, _depth: int = 0) -> str:
         return "any"
     if t.kind == "null":
         return "null"
+    if t.kind == "never":
+        return "nothing"
     prefix = "nullable " if t.nullable else ""
     if t.kind == "string":
         if t.const is not None:
@@ -463,6 +472,8 @@ def describe(t: BType, _depth: int = 0) -> str:
         return prefix + "string"
     if t.kind == "array":
         items = t.items or ANY
+        if items.kind == "never":
+            return prefix + "empty array"
         if _depth >= _DESCRIBE_DEPTH:
             return prefix + "array of ..."
         return f"{prefix}array of {describe(items, _depth + 1)}"
@@ -492,6 +503,8 @@ def to_json_schema(t: BType) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if t.kind == "any":
         pass
+    elif t.kind == "never":
+        out["not"] = {}
     elif t.kind == "null":
         out["type"] = "null"
     else:
@@ -503,7 +516,10 @@ def to_json_schema(t: BType) -> dict[str, Any]:
             else:
                 out["enum"] = list(values) + ([None] if t.nullable else [])
         if t.kind == "array":
-            out["items"] = to_json_schema(t.items or ANY)
+            if t.items is not None and t.items.kind == "never":
+                out["maxItems"] = 0
+            else:
+                out["items"] = to_json_schema(t.items or ANY)
         elif t.kind == "object":
             if t.fields:
                 out["properties"] = {f.name: to_json_schema(f.type) for f in t.fields}
@@ -524,7 +540,8 @@ def literal_type(value: Any, origin: Slot | None = None) -> BType:
     """The type of a literal JSON value: a string literal carries its `const`; an
     integral number is integer; an object is closed with every member required; an
     array has its items' joined type (`any` when empty or mixed). Slots below the
-    value's own are not tracked (they have no pointer of their own here)."""
+    value's own are not tracked (they have no pointer of their own here). An empty
+    array is an array of `never`: it fits every array port (docs/decisions.md)."""
     if value is None:
         return make("null", origin=origin)
     if isinstance(value, bool):
@@ -545,7 +562,9 @@ def literal_type(value: Any, origin: Slot | None = None) -> BType:
             origin=origin,
         )
     if isinstance(value, (list, tuple)):
-        items = join_all(literal_type(v) for v in value) if value else None
+        if not value:
+            return make("array", items=NEVER, origin=origin)
+        items = join_all(literal_type(v) for v in value)
         return make("array", items=items, origin=origin)
     return make("any", origin=origin)
 
@@ -569,7 +588,7 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int) -> BType | None
     if not isinstance(t, TaskType) or depth > _MAX_TYPE_DEPTH:
         return None
     kind = t.kind
-    if kind not in KINDS or kind == "null":
+    if kind not in KINDS or kind in ("null", "never"):
         return None
     origin = Slot(file, pointer)
     null_slot = Slot(file, pointer + "/nullable") if t.nullable else None
