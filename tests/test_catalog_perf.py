@@ -25,7 +25,8 @@ def big_catalog(n: int) -> bytes:
     ops = []
     for path in sorted(CATALOGS.glob("mcp/*.catalog.yaml")) + [CATALOGS / "review.catalog.yaml"]:
         for source in yaml.load(path.read_text(encoding="utf-8"))["sources"]:
-            ops += source["operations"]
+            for op in source["operations"]:  # the review catalog reuses some GitHub names
+                ops.append({**op, "id": op["id"] if "mcp" in path.parts else f"review.{op['id']}"})
     out = []
     copy_no = 0
     while len(out) < n:
