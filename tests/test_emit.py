@@ -205,19 +205,26 @@ def test_emitting_leaves_ruamel_defaults_alone():
 
 
 def _reference_emit(data):
-    """The same output through ruamel's own C dumper (its general resolver and dispatch)."""
+    """The same data through ruamel's own C dumper (its representer, serializer and
+    general resolver), with the styles emit_yaml promises: the reference it must match."""
     import io
 
     from ruamel.yaml import YAML as _YAML
+    from ruamel.yaml.representer import SafeRepresenter
 
     from taskplan.workflow import emit as E
 
-    class Ref(E.SafeRepresenter):
+    class Ref(SafeRepresenter):
         def ignore_aliases(self, data):
             return True
 
-    for t, f in ((str, E._represent_str), (float, E._represent_float), (dict, E._represent_dict)):
-        Ref.add_representer(t, f)
+    def represent_str(rep, text):
+        style = "|" if "\n" in text else ("'" if E.needs_quotes(text) else None)
+        return rep.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+    Ref.add_representer(str, represent_str)
+    Ref.add_representer(float, lambda rep, x: rep.represent_scalar("tag:yaml.org,2002:float", E.float_text(x)))
+    Ref.add_representer(dict, lambda rep, d: rep.represent_mapping("tag:yaml.org,2002:map", d.items()))
     yaml = _YAML(typ="safe", pure=False)
     yaml.Representer = Ref
     yaml.default_flow_style = False

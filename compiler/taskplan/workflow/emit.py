@@ -1,7 +1,7 @@
 """Plain data -> workflow YAML text, deterministically; and atomic writes.
 
-`emit_yaml(data)` writes block-style YAML with ruamel's safe representer and
-libyaml's C emitter:
+`emit_yaml(data)` writes block-style YAML through libyaml's C emitter (ruamel's
+C extension), fed events directly:
 
 - mapping keys in insertion order (the order *is* the order: never sorted);
 - a wide line width, so long expressions never fold;
@@ -28,11 +28,18 @@ import stat
 import tempfile
 from typing import Any
 
-from ruamel.yaml.cyaml import CEmitter
-from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-from ruamel.yaml.representer import SafeRepresenter
-from ruamel.yaml.resolver import VersionedResolver
-from ruamel.yaml.tag import Tag
+from _ruamel_yaml import CEmitter
+from ruamel.yaml.events import (
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
 
 WIDTH = 1 << 30
 """Effectively no folding (libyaml's width is a C int)."""
@@ -62,25 +69,6 @@ def needs_quotes(text: str) -> bool:
     return text == "" or bool(_AMBIGUOUS.match(text))
 
 
-# One Tag object per tag, shared by every node: ruamel would otherwise make a Tag per
-# node and decode its URI character by character (most of the emitter's time).
-_STR = Tag(suffix="tag:yaml.org,2002:str")
-_FLOAT = Tag(suffix="tag:yaml.org,2002:float")
-_INT = Tag(suffix="tag:yaml.org,2002:int")
-_BOOL = Tag(suffix="tag:yaml.org,2002:bool")
-_NULL = Tag(suffix="tag:yaml.org,2002:null")
-_SEQ = Tag(suffix="tag:yaml.org,2002:seq")
-_MAP = Tag(suffix="tag:yaml.org,2002:map")
-
-
-def _represent_str(representer: SafeRepresenter, data: str) -> Any:
-    if "\n" in data:
-        return representer.represent_scalar(_STR, data, style="|")
-    if needs_quotes(data):
-        return representer.represent_scalar(_STR, data, style="'")
-    return representer.represent_scalar(_STR, data)
-
-
 def float_text(value: float) -> str:
     """A float as YAML 1.1 and 1.2 readers both take it: a dot in the mantissa and a
     signed exponent (`1.0e-07`, not `1e-07`, which YAML 1.1 reads as a string)."""
@@ -97,138 +85,69 @@ def float_text(value: float) -> str:
     return mantissa + (e + exponent if e else "")
 
 
-def _represent_float(representer: SafeRepresenter, data: float) -> Any:
-    return representer.represent_scalar(_FLOAT, float_text(data))
-
-
-def _represent_int(representer: SafeRepresenter, data: int) -> Any:
-    return representer.represent_scalar(_INT, str(data))
-
-
-def _represent_bool(representer: SafeRepresenter, data: bool) -> Any:
-    return representer.represent_scalar(_BOOL, "true" if data else "false")
-
-
-def _represent_none(representer: SafeRepresenter, data: None) -> Any:
-    return representer.represent_scalar(_NULL, "null")
-
-
-def _represent_list(representer: SafeRepresenter, data: list) -> Any:
-    return representer.represent_sequence(_SEQ, data)
-
-
-def _represent_dict(representer: SafeRepresenter, data: dict) -> Any:
-    # insertion order, never sorted
-    return representer.represent_mapping(_MAP, data.items())
-
-
-_STR_TAG = "tag:yaml.org,2002:str"
-_INT_TAG = "tag:yaml.org,2002:int"
-_FLOAT_TAG = "tag:yaml.org,2002:float"
-_BOOL_TAG = "tag:yaml.org,2002:bool"
-_NULL_TAG = "tag:yaml.org,2002:null"
-_SEQ_TAG = "tag:yaml.org,2002:seq"
-_MAP_TAG = "tag:yaml.org,2002:map"
-
-
-_PLAIN_INT = re.compile(r"[-+]?[0-9]+")
-_PLAIN_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.(?:inf|nan))")
-
-
-class _Resolver(VersionedResolver):
-    """What tag a scalar written plain would have, for the texts this emitter writes
-    plain: its strings (never ambiguous: `needs_quotes` quotes those), `true`/`false`,
-    `null`, and its own int and float texts. The C serializer asks twice per scalar;
-    ruamel's general resolver is most of the emitter's time. Tests compare the output
-    with ruamel's own resolver."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is ScalarNode:
-            if not implicit[0]:
-                return _STR_TAG
-            if value == "true" or value == "false":
-                return _BOOL_TAG
-            if value == "null":
-                return _NULL_TAG
-            if _PLAIN_INT.fullmatch(value):
-                return _INT_TAG
-            if _PLAIN_FLOAT.fullmatch(value):
-                return _FLOAT_TAG
-            return _STR_TAG
-        if kind is SequenceNode:
-            return _SEQ_TAG
-        return _MAP_TAG
-
-    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
-        return None
-
-    def ascend_resolver(self) -> None:
-        return None
-
-
-class _Representer(SafeRepresenter):
-    """The safe representer with our own rules (a subclass, so that ruamel's global
-    SafeRepresenter stays as it is for everyone else)."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        # An object that occurs twice in the data (a shared schema dict) is written
-        # twice: never as an anchor and alias, which the compiler's readers refuse.
-        return True
-
-    def represent_data(self, data: Any) -> Any:
-        """Plain data straight to nodes, with the same styles as the representers below
-        (which remain for any other type): ruamel's generic dispatch and alias
-        bookkeeping cost more than the nodes themselves."""
-        t = type(data)
-        if t is str:
-            if "\n" in data:
-                return ScalarNode(_STR, data, style="|")
-            return ScalarNode(_STR, data, style="'" if needs_quotes(data) else None)
-        if t is dict:
-            represent = self.represent_data
-            return MappingNode(_MAP, [(represent(k), represent(v)) for k, v in data.items()], flow_style=False)
-        if t is list:
-            represent = self.represent_data
-            return SequenceNode(_SEQ, [represent(v) for v in data], flow_style=False)
-        if t is bool:
-            return ScalarNode(_BOOL, "true" if data else "false")
-        if t is int:
-            return ScalarNode(_INT, str(data))
-        if t is float:
-            return ScalarNode(_FLOAT, float_text(data))
-        if data is None:
-            return ScalarNode(_NULL, "null")
-        return super().represent_data(data)
-
-
-for _type, _fn in ((str, _represent_str), (float, _represent_float), (int, _represent_int), (bool, _represent_bool),
-                   (type(None), _represent_none), (list, _represent_list), (dict, _represent_dict)):
-    _Representer.add_representer(_type, _fn)
-
-
-class _Dumper(CEmitter, _Representer, _Resolver):  # type: ignore[misc]
-    """libyaml's C emitter with our representer and resolver, assembled the way ruamel
-    assembles its own C dumper (whose resolver cannot be replaced)."""
-
-    def __init__(self, stream: Any) -> None:
-        CEmitter.__init__(self, stream, width=WIDTH, allow_unicode=True)
-        self._emitter = self._serializer = self._representer = self
-        _Representer.__init__(self, default_style=None, default_flow_style=False)
-        _Resolver.__init__(self)
+_STR = (True, True)
+"""A string: written plain when libyaml may (it quotes what its own rules need), else quoted."""
+_PLAIN = (True, False)
+"""A null, boolean or number: written plain, so that a reader resolves it to its type."""
 
 
 def emit_yaml(data: Any) -> str:
-    """`data` (dict, list, str, int, float, bool, None) as YAML text."""
+    """`data` (dict, list, str, int, float, bool, None) as YAML text.
+
+    The events go straight to libyaml's C emitter: ruamel's representer and
+    serializer (a node per value, a tag object per node, alias bookkeeping) cost
+    several times what the emitting itself does. Styles: mappings and sequences in
+    block style, keys in insertion order; multi-line strings as literal blocks;
+    strings a YAML 1.1 or 1.2 reader could take for something else single-quoted
+    (`needs_quotes`); numbers, booleans and null plain. An object that occurs twice
+    is written twice (never an anchor and alias). Tests compare the output with
+    ruamel's own dumper, byte for byte."""
     stream = io.StringIO()
-    # Hundreds of thousands of nodes for a large workflow, over which CPython's collector
-    # would run full collections again and again. None of them is cyclic garbage.
+    emitter = CEmitter(stream, width=WIDTH, allow_unicode=True)
+    emit = emitter.emit
+    scalar, start_map, start_seq = ScalarEvent, MappingStartEvent, SequenceStartEvent
+    end_map, end_seq = MappingEndEvent(), SequenceEndEvent()
+
+    def node(value: Any) -> None:
+        t = type(value)
+        if t is str:
+            if "\n" in value:
+                emit(scalar(None, None, _STR, value, style="|"))
+            elif needs_quotes(value):
+                emit(scalar(None, None, _STR, value, style="'"))
+            else:
+                emit(scalar(None, None, _STR, value))
+        elif t is dict:
+            emit(start_map(None, None, True, flow_style=False))
+            for k, v in value.items():
+                node(k)
+                node(v)
+            emit(end_map)
+        elif t is list:
+            emit(start_seq(None, None, True, flow_style=False))
+            for v in value:
+                node(v)
+            emit(end_seq)
+        elif value is None:
+            emit(scalar(None, None, _PLAIN, "null"))
+        elif t is bool:
+            emit(scalar(None, None, _PLAIN, "true" if value else "false"))
+        elif t is int:
+            emit(scalar(None, None, _PLAIN, str(value)))
+        elif t is float:
+            emit(scalar(None, None, _PLAIN, float_text(value)))
+        else:
+            raise TypeError(f"cannot emit a {t.__name__} as workflow YAML")
+
+    # Hundreds of thousands of events for a large workflow: none is cyclic garbage.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        dumper = _Dumper(stream)
-        dumper.open()
-        dumper.represent(data)
-        dumper.close()
+        emit(StreamStartEvent(encoding=None))
+        emit(DocumentStartEvent(explicit=False))
+        node(data)
+        emit(DocumentEndEvent(explicit=False))
+        emit(StreamEndEvent())
     finally:
         if collecting:
             gc.enable()
