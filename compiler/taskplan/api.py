@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from taskplan.ir.checked import CheckedPlan
     from taskplan.ir.graph import PlanningGraph
     from taskplan.ir.typed import TypedPlan
+    from taskplan.passes.validate import ValidationResult
     from taskplan.source.document import SourceDocument
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -461,3 +462,20 @@ class _CompilePipeline(_Pipeline):
                 hint="this is a bug in taskplan, not in the plan; please report it together with the plan",
             )
         )
+
+
+# ------------------------------------------------------------------ validate
+
+
+def validate_workflow(
+    path: PathLike, *, limits: Limits = DEFAULT_LIMITS, text: bytes | None = None
+) -> "ValidationResult":
+    """Validate the workflow YAML at `path` (or `text`, shown as `path`): schema,
+    expressions, references and graph rules. A file that cannot be read at all
+    raises UnreadableInput (the CLI turns it into exit code 2)."""
+    from taskplan.passes.validate import validate_text
+
+    display = os.fspath(path)
+    if text is None:
+        text = read_input(display, limits)
+    return validate_text(text, display, limits=limits)

@@ -20,6 +20,7 @@ from taskplan.cli._common import EXIT_OK, EXIT_USAGE, guard, write
 SCHEMAS: dict[str, tuple[str, bool]] = {
     "taskplan": ("taskplan.model.schema:schema_text", True),
     "catalog": ("taskplan.model.catalog:catalog_json_schema_text", False),
+    "workflow": ("taskplan.workflow.schema:schema_text", False),
 }
 """NAME -> ("module:function", whether it has a wire form). The function returns the
 schema's text; it is called as `function()` or, with --wire, `function(wire=True)`.
