@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -154,15 +155,20 @@ def test_catalogs_come_from_the_project_configuration(tmp_path, monkeypatch):
     assert "error[CONFIG_INVALID]" in result.stdout and "pyproject.toml:2:1" in result.stdout
 
 
-def test_the_readme_quickstart_is_two_commands_and_ci_runs_the_test_one():
+def test_the_readme_quickstart_is_two_commands_and_ci_runs_the_test_one(monkeypatch):
+    monkeypatch.chdir(ROOT)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
     blocks = [b.split("\n", 1)[1].strip() for b in section.split("```")[1::2]]
     assert len(blocks) == 2 and all("\n" not in b for b in blocks), blocks
-    install_and_check, install_and_test = blocks
-    assert install_and_check.startswith("python3 -m venv .venv && ")
-    assert "taskplan check examples/pr-review.taskplan.yaml --catalog examples/catalog.yaml" in install_and_check
-    assert EXAMPLE.is_file() and CATALOG.is_file()
+    install_and_compile, install_and_test = blocks
+    assert install_and_compile.startswith("python3 -m venv .venv && ")
+    # The main command compiles the bundled example: run exactly its taskplan part.
+    args = shlex.split(install_and_compile.rsplit(".venv/bin/taskplan ", 1)[1])
+    assert args[:2] == ["compile", "examples/pr-review.taskplan.yaml"]
+    compiled = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert compiled.exit_code == 0, compiled.stderr
+    assert compiled.stdout.startswith("version: 1\nname: pr-review\n")
     test_command = ".venv/bin/python -m pytest"
     assert install_and_test.endswith(f"&& {test_command}")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
