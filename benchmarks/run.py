@@ -1,0 +1,893 @@
+"""The benchmark harness (issue 5): per-pass time, totals, peak memory, scaling,
+the read + write floor, many plans in one process, whole processes, KFP.
+
+    python benchmarks/run.py                 # N = 100, 1,000, 10,000, 20,000, 50,000
+    python benchmarks/run.py --quick         # N = 100, 1,000 (and a 50-plan sample)
+    python benchmarks/run.py --sizes 1000,10000 --repeat 5 --json > figures.json
+    python benchmarks/run.py --profile 10000 --only profile
+
+What it does (docs/performance.md explains every figure):
+
+- plans of N tasks from `generate.plan` (the realistic mix: sequences, foreach,
+  conditionals, parallel, groups, choices, cleanup) over `generate.catalog(M)`
+  (M = 500 operations by default), written as compact JSON files;
+- per N, in a fresh subprocess (so that peak memory is this N's alone): imports,
+  the catalog loaded once, a warm-up compile of a 15-task plan (one-time set-up:
+  grammars, schema validators), then `--repeat` runs of every pass in the order
+  `api.compile_plan` runs them (read, shape, structure, identity, scope, types,
+  lower, emit, and compile's self-check `validate_data`), then `validate_text` on
+  the YAML compile produced (what `taskplan validate` does with the written file).
+  Each row is the best of the runs, CPU time (`time.process_time`) and wall time.
+  Per-document caches (every `functools.lru_cache` of the package that holds more
+  than one entry) are cleared before each run and before each validate, so no run
+  reuses the work of an earlier one;
+- peak memory: `ru_maxrss` after the first run minus the resident set (from
+  /proc/self/statm) just before it, and the worker's whole-process `ru_maxrss`;
+- the floor on the same input: `read_document` of the plan's bytes plus `emit_yaml`
+  of the compiled data, nothing else; and `api.compile_plan` itself on the same
+  bytes (catalog preloaded) as a check that the mirror below adds up, with a check
+  that both give byte-identical YAML;
+- time(N2)/time(N1) for consecutive sizes (20,000 is in the default sizes for
+  time(20k)/time(10k));
+- 500 small plans (15 to 75 tasks) sharing one catalog: `api.check_plans` (catalog
+  loaded once) against 500 `api.check_plan` calls that each load it, and
+  `taskplan check` over the 500 files as one process;
+- whole processes: `taskplan --version` (best of 5), `taskplan compile` of the
+  1,000-task plan, and, when an interpreter with `kfp` is found (`--kfp-python`,
+  $KFP_PYTHON, or this interpreter), `benchmarks/kfp_chain.py` compiling a
+  1,000-step chain, the two interleaved so that they share the machine's load;
+- `--profile N`: cProfile of each pass of one compile at N, top functions by
+  tottime.
+
+Targets (issue 5) are printed as PASS/MISS. In-process targets are judged on CPU
+time (the machine is shared: wall time there measures the other sessions too);
+both figures are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from generate import catalog as generate_catalog  # noqa: E402
+from generate import count_tasks  # noqa: E402
+from generate import plan as generate_plan  # noqa: E402
+
+DEFAULT_SIZES = (100, 1_000, 10_000, 20_000, 50_000)
+QUICK_SIZES = (100, 1_000)
+COMPILE_STAGES = ("read", "shape", "structure", "identity", "scope", "types", "lower", "emit", "self-check")
+"""The stages of `api.compile_plan`, in its order; `self-check` is its `validate_data`."""
+CHECK_STAGES = COMPILE_STAGES[:6]
+ALL_STAGES = COMPILE_STAGES + ("validate",)
+"""`validate` is `validate_text` on the written YAML (the `taskplan validate` command)."""
+
+IMPORTS = (
+    "import taskplan.cli, taskplan.cli.compile, taskplan.api, taskplan.catalog, taskplan.source.read, "
+    "taskplan.passes.shape, taskplan.passes.structure, taskplan.passes.identity, taskplan.passes.scope, "
+    "taskplan.passes.types, taskplan.passes.lower, taskplan.passes.validate, taskplan.workflow.emit"
+)
+"""Every module `taskplan compile` needs (timed as a process: the interpreter plus these)."""
+
+TARGETS = {
+    "cv_1k": 0.5,  # compile + validate, 1,000 tasks, seconds
+    "cv_10k": 4.0,  # compile + validate, 10,000 tasks, seconds
+    "scale_20k_10k": 2.2,  # time(20k) / time(10k)
+    "floor_ratio": 3.0,  # total / (read + write floor)
+    "memory_10k_mb": 300.0,  # peak memory at 10,000 tasks
+    "kfp_speedup": 5.0,  # taskplan compile (1k) at least this many times faster than KFP (1k chain)
+    "version_s": 0.3,  # taskplan --version
+    "check_10k_s": 2.0,  # issue 2: a 10,000-task plan checked in well under 2 s
+}
+
+
+# ------------------------------------------------------------------ measuring
+
+
+class Stopwatch:
+    """Wall and CPU time of consecutive laps."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, tuple[float, float]] = {}
+        self._wall = time.perf_counter()
+        self._cpu = time.process_time()
+
+    def start(self) -> None:
+        self._wall = time.perf_counter()
+        self._cpu = time.process_time()
+
+    def lap(self, name: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        self.laps[name] = (wall - self._wall, cpu - self._cpu)
+        self._wall, self._cpu = wall, cpu
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def best_of(fn: Callable[[], Any], repeat: int, before: Callable[[], None] | None = None) -> dict[str, float]:
+    walls, cpus = [], []
+    for _ in range(repeat):
+        if before:
+            before()
+        _, wall, cpu = timed(fn)
+        walls.append(wall)
+        cpus.append(cpu)
+    return {"wall": min(walls), "cpu": min(cpus)}
+
+
+def clear_document_caches() -> None:
+    """Clear every lru_cache of the package that can hold more than one entry: those
+    remember per-document work (parsed expressions, embedded schemas). One-entry
+    caches are one-time set-up (a grammar, a metaschema validator), like imports."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("taskplan") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            info = getattr(value, "cache_info", None)
+            if info is not None and hasattr(value, "cache_clear"):
+                try:
+                    if info().maxsize != 1:
+                        value.cache_clear()
+                except TypeError:
+                    pass
+
+
+def rss_mb() -> float:
+    """The current resident set (Linux), in MB."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        return float("nan")
+
+
+def maxrss_mb(usage: Any) -> float:
+    """ru_maxrss in MB (kilobytes on Linux, bytes on macOS)."""
+    return usage.ru_maxrss / (1e6 if sys.platform == "darwin" else 1e3)
+
+
+# ------------------------------------------------------------ the pipeline
+
+
+class PipelineError(RuntimeError):
+    pass
+
+
+def compile_stages(data: bytes, path: str, catalog: Any, lap: Callable[[str], None], limits: Any = None) -> tuple[str, Any]:
+    """The passes of `api.compile_plan`, called one by one so that each can be timed:
+    `lap(stage)` after each. This MUST follow api.py (`_Pipeline._run` then
+    `_CompilePipeline._run`): same passes, same order, same arguments. The worker
+    checks that it gives the same YAML as `api.compile_plan` on every plan it times.
+    Choices are resolved as with `--auto`. Returns (yaml text, emitted data)."""
+    from taskplan.config import DEFAULT_LIMITS
+    from taskplan.diagnostics import Diagnostics, Reporter
+    from taskplan.passes import identity, lower, scope, shape, structure, types
+    from taskplan.passes.validate import validate_data
+    from taskplan.source.read import read_document
+    from taskplan.workflow.emit import emit_yaml
+
+    limits = limits or DEFAULT_LIMITS
+    sink = Diagnostics()
+    document = read_document(data, path, sink, limits=limits)
+    lap("read")
+    if not document.ok:
+        raise PipelineError(f"read failed: {[d.message for d in sink.sorted()[:3]]}")
+    reporter = Reporter(document, sink)
+    plan = shape.shape(document, reporter, limits)
+    lap("shape")
+    if plan is None:
+        raise PipelineError(f"shape failed: {[d.message for d in sink.sorted()[:3]]}")
+    structure.run(plan, reporter, limits)
+    lap("structure")
+    table = identity.run(plan, reporter)
+    lap("identity")
+    checked = scope.run(plan, table, reporter)
+    lap("scope")
+    typed = types.run(checked, catalog, reporter)
+    lap("types")
+    if sink.has_errors:
+        raise PipelineError(f"the plan does not check clean: {[d.message for d in sink.sorted()[:3]]}")
+    selections = lower.resolve_choices(typed, reporter, {}, True)
+    if selections is None:
+        raise PipelineError("choices unresolved")
+    graph = lower.lower(typed, reporter, selections)
+    problems = graph.check()
+    lap("lower")
+    if problems:
+        raise PipelineError(f"graph invariants: {problems[:3]}")
+    out = graph.to_data()
+    text = emit_yaml(out)
+    lap("emit")
+    validation = validate_data(out, text, limits=limits)
+    lap("self-check")
+    if validation.diagnostics:
+        raise PipelineError(f"self-check found: {[d.message for d in validation.diagnostics[:3]]}")
+    return text, out
+
+
+# ------------------------------------------------------------------- workers
+
+
+def worker_size(args: argparse.Namespace) -> dict[str, Any]:
+    """One N, in its own process: returns the figures as plain data."""
+    load_start = os.getloadavg()
+    # Imports: everything compile and validate use, before anything is timed.
+    import taskplan.api as api
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.passes import identity, lower, scope, shape, structure, types  # noqa: F401
+    from taskplan.passes.validate import validate_data, validate_text  # noqa: F401
+    from taskplan.source.read import read_document
+    from taskplan.workflow.emit import emit_yaml
+
+    result: dict[str, Any] = {"n": args.n}
+    result["rss_after_imports_mb"] = rss_mb()
+
+    catalogs, wall, cpu = timed(lambda: api.load_catalog_set([args.catalog]))
+    if catalogs.diagnostics or catalogs.catalog is None:
+        raise PipelineError(f"catalog: {[d.message for d in catalogs.diagnostics[:3]]}")
+    result["catalog"] = {"wall": wall, "cpu": cpu}
+    catalog = catalogs.catalog
+
+    # One-time set-up (grammars, schema validators): a compile of a small plan.
+    warm = json.dumps(generate_plan(15, args.m)).encode()
+    sw = Stopwatch()
+    _, wall, cpu = timed(lambda: (compile_stages(warm, "warmup.json", catalog, sw.lap), validate_text(b"version: 1\n", "w.yaml")))
+    result["warmup"] = {"wall": wall, "cpu": cpu}
+
+    data = Path(args.plan).read_bytes()
+    result["plan_bytes"] = len(data)
+    out_path = Path(args.plan).with_suffix(".workflow.yaml")
+
+    runs: list[dict[str, tuple[float, float]]] = []
+    text = out = None
+    for i in range(args.repeat):
+        text = out = None
+        clear_document_caches()
+        gc.collect()
+        if i == 0:
+            rss_before = rss_mb()
+        sw = Stopwatch()
+        text, out = compile_stages(data, args.plan, catalog, sw.lap)
+        if i == 0:
+            out_path.write_text(text, encoding="utf-8")
+        written = out_path.read_bytes()
+        clear_document_caches()  # `taskplan validate` is another process: nothing cached
+        sw.start()
+        validation = validate_text(written, str(out_path))
+        sw.lap("validate")
+        if validation.diagnostics:
+            raise PipelineError(f"validate found: {[d.message for d in validation.diagnostics[:3]]}")
+        if i == 0:
+            peak = maxrss_mb(resource.getrusage(resource.RUSAGE_SELF))
+            result["memory"] = {
+                "method": "ru_maxrss after the first compile + validate, minus the resident set just before it",
+                "rss_before_mb": rss_before,
+                "peak_rss_mb": peak,
+                "delta_mb": peak - rss_before,
+            }
+        del validation
+        runs.append(dict(sw.laps))
+    assert text is not None and out is not None
+    result["yaml_bytes"] = len(text.encode("utf-8"))
+    result["steps"] = _count_steps(out)
+    result["stages"] = {
+        s: {"wall": min(r[s][0] for r in runs), "cpu": min(r[s][1] for r in runs)} for s in ALL_STAGES
+    }
+
+    def total(stages: tuple[str, ...]) -> dict[str, float]:
+        return {
+            "wall": min(sum(r[s][0] for s in stages) for r in runs),
+            "cpu": min(sum(r[s][1] for s in stages) for r in runs),
+        }
+
+    result["totals"] = {
+        "check": total(CHECK_STAGES),
+        "compile": total(COMPILE_STAGES),
+        "compile+validate": total(ALL_STAGES),
+    }
+    result["runs"] = [{s: list(v) for s, v in r.items()} for r in runs]
+
+    # The floor: reading the plan and writing the output YAML, nothing else.
+    read = best_of(lambda: read_document(data, args.plan, Diagnostics()), args.repeat, gc.collect)
+    write = best_of(lambda: emit_yaml(out), args.repeat, gc.collect)
+    result["floor"] = {
+        "read": read,
+        "emit": write,
+        "total": {"wall": read["wall"] + write["wall"], "cpu": read["cpu"] + write["cpu"]},
+    }
+
+    # The API itself on the same bytes (catalog preloaded): the mirror must add up.
+    text_api = None
+
+    def via_api() -> None:
+        nonlocal text_api
+        r = api.compile_plan(args.plan, catalogs=catalogs, auto=True, text=data)
+        text_api = r.yaml
+
+    result["api_compile"] = best_of(via_api, min(args.repeat, 2), lambda: (clear_document_caches(), gc.collect()))
+    result["mirror_identical"] = text_api == text
+    result["load"] = [load_start, os.getloadavg()]
+    return result
+
+
+def _count_steps(doc: Any) -> int:
+    count = 0
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "id" in node and "type" in node:
+                count += 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
+def worker_profile(args: argparse.Namespace) -> dict[str, Any]:
+    """cProfile of each stage of one compile (and validate) at N: top functions by tottime."""
+    import cProfile
+    import pstats
+
+    import taskplan.api as api
+    from taskplan.passes.validate import validate_text
+
+    catalog = api.load_catalog_set([args.catalog]).catalog
+    warm = json.dumps(generate_plan(15, args.m)).encode()
+    compile_stages(warm, "warmup.json", catalog, lambda s: None)
+    data = Path(args.plan).read_bytes()
+    clear_document_caches()
+    gc.collect()
+
+    profiles: dict[str, cProfile.Profile] = {}
+    current = [cProfile.Profile()]
+    current[0].enable()
+
+    def lap(stage: str) -> None:
+        current[0].disable()
+        profiles[stage] = current[0]
+        current[0] = cProfile.Profile()
+        current[0].enable()
+
+    text, _ = compile_stages(data, args.plan, catalog, lap)
+    current[0].disable()
+    clear_document_caches()
+    prof = cProfile.Profile()
+    prof.enable()
+    validate_text(text.encode("utf-8"), "out.workflow.yaml")
+    prof.disable()
+    profiles["validate"] = prof
+
+    import taskplan
+
+    root = str(Path(taskplan.__file__).resolve().parent.parent)  # where `taskplan/` is
+    out: dict[str, Any] = {"n": args.n, "stages": {}}
+    for stage in ALL_STAGES:
+        stats = pstats.Stats(profiles[stage])
+        total = stats.total_tt  # type: ignore[attr-defined]
+        rows = []
+        for (filename, line, func), (cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+            rows.append((tt, ct, nc, _where(filename, line, func, root)))
+        rows.sort(key=lambda r: -r[0])
+        out["stages"][stage] = {
+            "total": total,
+            "top": [{"tottime": tt, "cumtime": ct, "calls": nc, "function": where} for tt, ct, nc, where in rows[: args.top]],
+        }
+    return out
+
+
+def _where(filename: str, line: int, func: str, root: str) -> str:
+    """`taskplan/passes/scope.py:220(make_task)`, `ruamel/yaml/events.py:69(__init__)`,
+    `json/decoder.py:343(raw_decode)`, or a built-in's name."""
+    if filename == "~":
+        return func
+    if filename.startswith(root):
+        filename = filename[len(root) + 1 :]
+    else:
+        filename = re.sub(r"^.*/(site-packages|lib/python3\.\d+)/", "", filename)
+    return f"{filename}:{line}({func})"
+
+
+def worker_many(args: argparse.Namespace) -> dict[str, Any]:
+    """Many small plans: check_plans (catalog loaded once) vs separate check_plan calls."""
+    import taskplan.api as api
+
+    paths = sorted(str(p) for p in Path(args.plans_dir).glob("*.taskplan.json"))
+    # Warm-up (imports, one-time set-up), then the one-process run.
+    api.check_plan(paths[0], catalogs=api.load_catalog_set([args.catalog]))
+    gc.collect()
+    run, wall, cpu = timed(lambda: api.check_plans(paths, catalogs=[args.catalog]))
+    if not run.ok:
+        raise PipelineError(f"check_plans: {[d.message for d in run.diagnostics[:3]]}")
+    shared = {"wall": wall, "cpu": cpu}
+    catalog_load = best_of(lambda: api.load_catalog_set([args.catalog]), 3, gc.collect)
+    sample = paths[: args.separate] if args.separate else paths
+    gc.collect()
+
+    def separately() -> None:
+        for p in sample:
+            r = api.check_plan(p, catalogs=[args.catalog])
+            if not r.ok:
+                raise PipelineError(f"check_plan {p}: {[d.message for d in r.diagnostics[:3]]}")
+
+    _, wall, cpu = timed(separately)
+    scale = len(paths) / len(sample)
+    return {
+        "plans": len(paths),
+        "tasks": args.tasks,
+        "shared": shared,
+        "separate_measured": len(sample),
+        "separate": {"wall": wall * scale, "cpu": cpu * scale},
+        "catalog_load": catalog_load,
+        "load": os.getloadavg(),
+    }
+
+
+# ------------------------------------------------------------ the harness
+
+
+def run_process(cmd: list[str], *, stdout: Any = subprocess.DEVNULL, stderr: Any = subprocess.PIPE,
+                cwd: str | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run `cmd` to completion: exit code, wall time, CPU time (user + system) and peak
+    resident set of that process and its children (os.wait4)."""
+    err_file = tempfile.TemporaryFile() if stderr is subprocess.PIPE else None
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=err_file if err_file else stderr, cwd=cwd, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = b""
+    if err_file:
+        err_file.seek(0)
+        err = err_file.read()
+        err_file.close()
+    return {
+        "code": proc.returncode,
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "maxrss_mb": maxrss_mb(usage),
+        "stderr": err.decode("utf-8", "replace"),
+    }
+
+
+def run_worker(kind: str, argv: list[str], workdir: Path) -> dict[str, Any]:
+    out = workdir / f"result-{kind}-{os.getpid()}-{time.monotonic_ns()}.json"
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", kind, "--result", str(out), *argv]
+    proc = run_process(cmd, stderr=None)
+    if proc["code"] != 0 or not out.exists():
+        raise SystemExit(f"worker {kind} {' '.join(argv)} failed with exit code {proc['code']}")
+    result = json.loads(out.read_text())
+    result["process"] = {k: proc[k] for k in ("wall", "cpu", "maxrss_mb")}
+    return result
+
+
+def exact_plan(n: int, m: int) -> dict[str, Any]:
+    """A generated plan of exactly `n` tasks at every depth (generate.plan(n) also counts
+    on the group body's task beyond its n: 50,001 would be over the 50,000-task limit)."""
+    doc = generate_plan(n, m)
+    extra = count_tasks(doc) - n
+    if extra > 0:
+        doc = generate_plan(n - extra, m)
+    return doc
+
+
+def write_plan(path: Path, doc: dict[str, Any]) -> None:
+    if path.suffix == ".json":
+        path.write_text(json.dumps(doc))
+        return
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=False)
+    yaml.default_flow_style = False
+    yaml.width = 4096
+    with open(path, "w") as f:
+        yaml.dump(doc, f)
+
+
+def taskplan_cli() -> str:
+    beside = Path(sys.executable).parent / "taskplan"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("taskplan")
+    if not found:
+        raise SystemExit("the `taskplan` command is not installed")
+    return found
+
+
+def find_kfp(option: str | None) -> str | None:
+    candidates = [option, os.environ.get("KFP_PYTHON"), sys.executable]
+    for python in candidates:
+        if not python:
+            continue
+        probe = subprocess.run([python, "-c", "import kfp; print(kfp.__version__)"], capture_output=True, text=True)
+        if probe.returncode == 0:
+            return python
+        if python == option:
+            raise SystemExit(f"--kfp-python {python}: cannot import kfp: {probe.stderr.strip()[-200:]}")
+    return None
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="See docs/performance.md.")
+    ap.add_argument("--sizes", help="comma-separated task counts (default: 100,1000,10000,20000,50000)")
+    ap.add_argument("--quick", action="store_true", help="N = 100 and 1,000, a 50-plan sample of separate checks, 3 KFP/compile runs at most")
+    ap.add_argument("-m", "--operations", type=int, default=500, help="operations in the catalog (default 500)")
+    ap.add_argument("--repeat", type=int, help="runs per N; each figure is the best (default: 5 up to 1,000 tasks, 3 above)")
+    ap.add_argument("--format", choices=("json", "yaml"), default="json",
+                    help="how the plans are written (default json: compact, one line; yaml: block style)")
+    ap.add_argument("--many", type=int, default=500, help="small plans checked in one process (default 500)")
+    ap.add_argument("--separate", type=int, default=0,
+                    help="separate check_plan calls actually made, the rest extrapolated (default: all of --many)")
+    ap.add_argument("--process-n", type=int, default=1000, help="plan size for `taskplan compile` and the KFP chain")
+    ap.add_argument("--process-repeat", type=int, default=3, help="runs of `taskplan compile` and of KFP (best of)")
+    ap.add_argument("--kfp-python", help="an interpreter with kfp installed (default: $KFP_PYTHON, else this one if it has kfp)")
+    ap.add_argument("--no-kfp", action="store_true", help="skip Kubeflow Pipelines")
+    ap.add_argument("--profile", type=int, metavar="N", help="also profile one compile of N tasks per pass (cProfile, tottime)")
+    ap.add_argument("--top", type=int, default=8, help="functions per pass in the profile (default 8)")
+    ap.add_argument("--only", help="comma-separated parts to run: sizes, many, process, profile (default: all but profile unless --profile)")
+    ap.add_argument("--workdir", help="keep the generated files here (default: a temporary directory, removed)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the tables")
+    # internal: the per-N workers
+    ap.add_argument("--worker", choices=("size", "profile", "many"), help=argparse.SUPPRESS)
+    ap.add_argument("--result", help=argparse.SUPPRESS)
+    ap.add_argument("--plan", help=argparse.SUPPRESS)
+    ap.add_argument("--plans-dir", help=argparse.SUPPRESS)
+    ap.add_argument("--catalog", help=argparse.SUPPRESS)
+    ap.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--tasks", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    args.m = args.operations
+
+    if args.worker:
+        fn = {"size": worker_size, "profile": worker_profile, "many": worker_many}[args.worker]
+        result = fn(args)
+        Path(args.result).write_text(json.dumps(result))
+        return 0
+
+    if args.sizes:
+        sizes = sorted({int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()})
+    else:
+        sizes = list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
+    parts = set(args.only.split(",")) if args.only else {"sizes", "many", "process"} | ({"profile"} if args.profile else set())
+    if "profile" in parts and not args.profile:
+        args.profile = 10_000
+    separate = args.separate or (50 if args.quick else args.many)
+    process_repeat = min(args.process_repeat, 3) if args.quick else args.process_repeat
+
+    temp = None
+    if args.workdir:
+        workdir = Path(args.workdir)
+        workdir.mkdir(parents=True, exist_ok=True)
+    else:
+        temp = tempfile.TemporaryDirectory(prefix="taskplan-bench-")
+        workdir = Path(temp.name)
+
+    report: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load_start": os.getloadavg()},
+        "settings": {"operations": args.m, "repeat": args.repeat or "5 up to 1,000 tasks, 3 above", "sizes": sizes,
+                     "format": "json (compact)" if args.format == "json" else "yaml (block style)"},
+    }
+    try:
+        import taskplan
+
+        report["machine"]["taskplan"] = getattr(taskplan, "__version__", "?")
+        source = Path(taskplan.__file__).resolve().parent
+        report["machine"]["source"] = str(source)
+        git = subprocess.run(["git", "-C", str(source), "log", "-1", "--format=%h %s"], capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."], capture_output=True, text=True)
+        report["machine"]["commit"] = (git.stdout.strip()[:72] + (" (+ uncommitted changes)" if dirty.stdout.strip() else "")
+                                       if git.returncode == 0 else None)
+        cat_path = workdir / "catalog.json"
+        cat_path.write_text(json.dumps(generate_catalog(args.m), indent=1))
+
+        def plan_file(n: int) -> Path:
+            path = workdir / f"plan-{n}.taskplan.{args.format}"
+            if not path.exists():
+                write_plan(path, exact_plan(n, args.m))
+            return path
+
+        if "sizes" in parts:
+            report["sizes"] = []
+            for n in sizes:
+                log(f"[run.py] N={n:,}: generating, then compile + validate in a fresh process (load {_load()})")
+                path = plan_file(n)
+                repeat = args.repeat or (5 if n <= 1_000 else 3)
+                r = run_worker("size", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
+                                        "--repeat", str(repeat), "-m", str(args.m)], workdir)
+                r["repeat"] = repeat
+                r["tasks"] = n
+                report["sizes"].append(r)
+                log(f"[run.py]   compile + validate: {r['totals']['compile+validate']['cpu']:.3f} s CPU, "
+                    f"{r['totals']['compile+validate']['wall']:.3f} s wall")
+
+        if "many" in parts:
+            log(f"[run.py] {args.many} small plans: check_plans vs {separate} separate check_plan calls (load {_load()})")
+            many_dir = workdir / "many"
+            many_dir.mkdir(exist_ok=True)
+            tasks = []
+            for i in range(args.many):
+                k = 15 * (1 + i % 5)
+                tasks.append(k)
+                p = many_dir / f"p{i:04d}.taskplan.json"
+                if not p.exists():
+                    p.write_text(json.dumps(exact_plan(k, args.m)))
+            r = run_worker("many", ["--plans-dir", str(many_dir), "--catalog", str(cat_path),
+                                    "--separate", str(separate), "--tasks", f"{min(tasks)}-{max(tasks)}"], workdir)
+            files = sorted(str(p) for p in many_dir.glob("*.taskplan.json"))
+            cli = taskplan_cli()
+            proc = run_process([cli, "check", *files, "--catalog", str(cat_path)])
+            if proc["code"] != 0:
+                raise SystemExit(f"taskplan check of {len(files)} files: exit {proc['code']}: {proc['stderr'][-500:]}")
+            r["cli_check"] = {k: proc[k] for k in ("wall", "cpu", "maxrss_mb")}
+            report["many"] = r
+
+        if "process" in parts:
+            cli = taskplan_cli()
+            log(f"[run.py] whole processes: taskplan --version x5 (load {_load()})")
+            versions = []
+            for _ in range(5):
+                p = run_process([cli, "--version"])
+                if p["code"] != 0:
+                    raise SystemExit(f"taskplan --version: exit {p['code']}: {p['stderr'][-300:]}")
+                versions.append(p)
+            report["version"] = {"wall": min(p["wall"] for p in versions), "cpu": min(p["cpu"] for p in versions),
+                                 "runs": [[p["wall"], p["cpu"]] for p in versions]}
+            # What a compile process pays before any pass: the interpreter, then the imports.
+            for key, code in (("python_startup", "pass"), ("compile_imports", IMPORTS)):
+                ps = [run_process([sys.executable, "-c", code]) for _ in range(3)]
+                if any(p["code"] for p in ps):
+                    raise SystemExit(f"python -c {code!r}: {ps[0]['stderr'][-300:]}")
+                report[key] = {"wall": min(p["wall"] for p in ps), "cpu": min(p["cpu"] for p in ps)}
+            pn = args.process_n
+            path = plan_file(pn)
+            kfp_python = None if args.no_kfp else find_kfp(args.kfp_python)
+            compiles, kfps = [], []
+            for i in range(process_repeat):
+                log(f"[run.py] taskplan compile {pn:,} tasks, run {i + 1}/{process_repeat} (load {_load()})")
+                out = workdir / f"plan-{pn}.cli.workflow.yaml"
+                p = run_process([cli, "compile", str(path), "--catalog", str(cat_path), "--auto", "-o", str(out)])
+                if p["code"] != 0:
+                    raise SystemExit(f"taskplan compile: exit {p['code']}: {p['stderr'][-500:]}")
+                compiles.append(p)
+                if kfp_python:
+                    log(f"[run.py] KFP chain of {pn:,} steps, run {i + 1}/{process_repeat} (load {_load()})")
+                    p = run_process([kfp_python, "-W", "ignore", str(HERE / "kfp_chain.py"), str(pn), "-o",
+                                     str(workdir / f"kfp-chain-{pn}.yaml")])
+                    if p["code"] != 0:
+                        raise SystemExit(f"kfp_chain.py: exit {p['code']}: {p['stderr'][-500:]}")
+                    kfps.append(p)
+
+            def summary(ps: list[dict[str, Any]]) -> dict[str, Any]:
+                return {"wall": min(p["wall"] for p in ps), "cpu": min(p["cpu"] for p in ps),
+                        "maxrss_mb": max(p["maxrss_mb"] for p in ps), "runs": [[p["wall"], p["cpu"]] for p in ps]}
+
+            report["compile_process"] = {"n": pn, **summary(compiles)}
+            if kfps:
+                version = subprocess.run([kfp_python, "-c", "import kfp; print(kfp.__version__)"],
+                                         capture_output=True, text=True).stdout.strip()
+                report["kfp"] = {"n": pn, "version": version, "python": kfp_python, **summary(kfps)}
+            else:
+                report["kfp"] = None
+
+        if "profile" in parts:
+            n = args.profile
+            log(f"[run.py] profiling one compile + validate of {n:,} tasks (load {_load()})")
+            path = plan_file(n)
+            report["profile"] = run_worker("profile", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
+                                                       "-m", str(args.m), "--top", str(args.top)], workdir)
+    finally:
+        if temp is not None:
+            temp.cleanup()
+
+    report["machine"]["load_end"] = os.getloadavg()
+    report["targets"] = judge(report)
+    if args.json:
+        json.dump(report, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print_report(report)
+    return 0
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+# ------------------------------------------------------------------- targets
+
+
+def judge(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of issue 5: the measured figure (CPU; wall alongside), the bound, PASS/MISS.
+    A target whose figures were not measured in this run is left out."""
+    out: list[dict[str, Any]] = []
+    by_n = {r["n"]: r for r in report.get("sizes", [])}
+
+    def add(name: str, cpu: float, wall: float | None, bound: float, unit: str, higher_is_better: bool = False) -> None:
+        ok = cpu >= bound if higher_is_better else cpu <= bound
+        wall_ok = None if wall is None else (wall >= bound if higher_is_better else wall <= bound)
+        out.append({"target": name, "cpu": cpu, "wall": wall, "bound": bound, "unit": unit,
+                    "verdict": "PASS" if ok else "MISS",
+                    "wall_verdict": None if wall_ok is None else ("PASS" if wall_ok else "MISS")})
+
+    for n, key in ((1_000, "cv_1k"), (10_000, "cv_10k")):
+        if n in by_n:
+            t = by_n[n]["totals"]["compile+validate"]
+            add(f"compile + validate {n:,} tasks < {TARGETS[key]} s", t["cpu"], t["wall"], TARGETS[key], "s")
+    if 10_000 in by_n:
+        t = by_n[10_000]["totals"]["check"]
+        add(f"check 10,000 tasks < {TARGETS['check_10k_s']} s (issue 2)", t["cpu"], t["wall"], TARGETS["check_10k_s"], "s")
+    if 10_000 in by_n and 20_000 in by_n:
+        a, b = by_n[10_000]["totals"]["compile+validate"], by_n[20_000]["totals"]["compile+validate"]
+        add(f"time(20k) / time(10k) <= {TARGETS['scale_20k_10k']}", b["cpu"] / a["cpu"], b["wall"] / a["wall"],
+            TARGETS["scale_20k_10k"], "x")
+    for n in sorted(by_n):
+        if n in (1_000, 10_000):
+            r = by_n[n]
+            t, f = r["totals"]["compile+validate"], r["floor"]["total"]
+            add(f"compile + validate {n:,} within {TARGETS['floor_ratio']:g}x of read + write floor",
+                t["cpu"] / f["cpu"], t["wall"] / f["wall"], TARGETS["floor_ratio"], "x")
+    if 10_000 in by_n:
+        mem = by_n[10_000]["memory"]
+        add(f"peak memory at 10,000 tasks < {TARGETS['memory_10k_mb']:g} MB (growth during the run)",
+            mem["delta_mb"], None, TARGETS["memory_10k_mb"], "MB")
+        add(f"peak memory at 10,000 tasks < {TARGETS['memory_10k_mb']:g} MB (whole process, imports included)",
+            by_n[10_000]["process"]["maxrss_mb"], None, TARGETS["memory_10k_mb"], "MB")
+    cp, kfp = report.get("compile_process"), report.get("kfp")
+    if cp and kfp:
+        add(f"taskplan compile ({cp['n']:,}) >= {TARGETS['kfp_speedup']:g}x faster than KFP ({kfp['n']:,}-step chain)",
+            kfp["cpu"] / cp["cpu"], kfp["wall"] / cp["wall"], TARGETS["kfp_speedup"], "x", higher_is_better=True)
+    if report.get("version"):
+        v = report["version"]
+        add(f"taskplan --version < {TARGETS['version_s']} s", v["cpu"], v["wall"], TARGETS["version_s"], "s")
+    return out
+
+
+# -------------------------------------------------------------------- output
+
+
+def _s(x: float) -> str:
+    return f"{x:.3f}" if x < 100 else f"{x:.1f}"
+
+
+def print_report(report: dict[str, Any]) -> None:
+    m = report["machine"]
+    st = report["settings"]
+    load = lambda xs: " ".join(f"{x:.1f}" for x in xs)  # noqa: E731
+    print(f"taskplan {m.get('taskplan', '?')} benchmark: {m['cpus']} CPUs, Python {m['python']}, "
+          f"catalog of {st['operations']} operations, best of {st['repeat']}")
+    print(f"source: {m.get('source')}" + (f" at {m['commit']}" if m.get("commit") else ""))
+    print(f"plans written as {st['format']}")
+    print(f"load average (1, 5, 15 min): {load(m['load_start'])} at start, {load(m['load_end'])} at end")
+    print("times in seconds: cpu = time.process_time (this process only), wall = time.perf_counter\n")
+    sizes = report.get("sizes") or []
+    if sizes:
+        head = f"{'':<30}" + "".join(f"{r['n']:>16,}" for r in sizes)
+        print(head)
+        print(f"{'':<30}" + "".join(f"{'cpu':>8}{'wall':>8}" for _ in sizes))
+
+        def row(label: str, get: Callable[[dict[str, Any]], dict[str, float]]) -> None:
+            cells = []
+            for r in sizes:
+                v = get(r)
+                cells.append(f"{_s(v['cpu']):>8}{_s(v['wall']):>8}")
+            print(f"{label:<30}" + "".join(cells))
+
+        def line(label: str, get: Callable[[dict[str, Any]], str]) -> None:
+            print(f"{label:<30}" + "".join(f"{get(r):>16}" for r in sizes))
+
+        line("plan (KB) / steps out", lambda r: f"{r['plan_bytes'] // 1000:,}/{r['steps']:,}")
+        line("load average (start)", lambda r: f"{r['load'][0][0]:.1f}")
+        row("catalog load (once, apart)", lambda r: r["catalog"])
+        row("warm-up (15 tasks, once)", lambda r: r["warmup"])
+        for stage in ALL_STAGES:
+            label = {"self-check": "self-check (validate_data)", "validate": "validate (validate_text)"}.get(stage, stage)
+            row("  " + label, lambda r, s=stage: r["stages"][s])
+        row("check (read..types)", lambda r: r["totals"]["check"])
+        row("compile (read..self-check)", lambda r: r["totals"]["compile"])
+        row("COMPILE + VALIDATE", lambda r: r["totals"]["compile+validate"])
+        row("api.compile_plan (same bytes)", lambda r: r["api_compile"])
+        line("  mirror gives api's YAML", lambda r: "yes" if r["mirror_identical"] else "NO")
+        row("floor: read_document", lambda r: r["floor"]["read"])
+        row("floor: emit_yaml", lambda r: r["floor"]["emit"])
+        row("floor (read + write)", lambda r: r["floor"]["total"])
+        row("(compile + validate) / floor",
+            lambda r: {k: r["totals"]["compile+validate"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
+        row("compile / floor",
+            lambda r: {k: r["totals"]["compile"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
+        line("peak memory growth (MB)", lambda r: f"{r['memory']['delta_mb']:.0f}")
+        line("peak RSS, whole worker (MB)", lambda r: f"{r['process']['maxrss_mb']:.0f}")
+        line("us CPU per task (c + v)", lambda r: f"{r['totals']['compile+validate']['cpu'] / r['tasks'] * 1e6:.0f}")
+
+        print("\nshare of compile + validate CPU time per pass (%)")
+        print(f"{'':<30}" + "".join(f"{r['n']:>16,}" for r in sizes))
+        for stage in ALL_STAGES:
+            print(f"{'  ' + stage:<30}" + "".join(
+                f"{100 * r['stages'][stage]['cpu'] / max(1e-12, sum(r['stages'][s]['cpu'] for s in ALL_STAGES)):>16.1f}"
+                for r in sizes))
+
+        print("\nscaling: time(N2) / time(N1) of compile + validate (linear: N2/N1)")
+        for a, b in zip(sizes, sizes[1:]):
+            ta, tb = a["totals"]["compile+validate"], b["totals"]["compile+validate"]
+            print(f"  {b['n']:>7,} / {a['n']:<7,} cpu {tb['cpu'] / ta['cpu']:6.2f}  wall {tb['wall'] / ta['wall']:6.2f}"
+                  f"   (N ratio {b['n'] / a['n']:g})")
+
+    many = report.get("many")
+    if many:
+        s, p = many["shared"], many["separate"]
+        print(f"\n{many['plans']} plans of {many['tasks']} tasks, one catalog of {st['operations']} operations")
+        print(f"  {'api.check_plans, one process (catalog once)':<46} cpu {_s(s['cpu']):>8}  wall {_s(s['wall']):>8}")
+        note = "" if many["separate_measured"] == many["plans"] else f"  ({many['separate_measured']} measured, scaled)"
+        label = f"{many['plans']} check_plan calls, catalog each time"
+        print(f"  {label:<46} cpu {_s(p['cpu']):>8}  wall {_s(p['wall']):>8}{note}")
+        print(f"  shared / separate: {p['cpu'] / s['cpu']:.1f}x less CPU; catalog load alone "
+              f"cpu {_s(many['catalog_load']['cpu'])} s")
+        c = many["cli_check"]
+        label = f"`taskplan check` of the {many['plans']} files (process)"
+        print(f"  {label:<46} cpu {_s(c['cpu']):>8}  wall {_s(c['wall']):>8}"
+              f"  (peak RSS {c['maxrss_mb']:.0f} MB)")
+
+    if report.get("version") or report.get("compile_process"):
+        print("\nwhole processes (best of the runs; cpu = user + system of the process)")
+        v = report.get("version")
+        if v:
+            print(f"  {'taskplan --version':<46} cpu {_s(v['cpu']):>8}  wall {_s(v['wall']):>8}")
+        for key, label in (("python_startup", "python -c pass (the interpreter alone)"),
+                           ("compile_imports", "python -c 'import <compile's modules>'")):
+            x = report.get(key)
+            if x:
+                print(f"  {label:<46} cpu {_s(x['cpu']):>8}  wall {_s(x['wall']):>8}")
+        cp = report.get("compile_process")
+        if cp:
+            label = f"taskplan compile, {cp['n']:,} tasks (catalog included)"
+            print(f"  {label:<46} cpu {_s(cp['cpu']):>8}  wall {_s(cp['wall']):>8}"
+                  f"  (peak RSS {cp['maxrss_mb']:.0f} MB)")
+        kfp = report.get("kfp")
+        if kfp:
+            label = f"KFP {kfp['version']} compile, {kfp['n']:,}-step chain"
+            print(f"  {label:<46} cpu {_s(kfp['cpu']):>8}  wall {_s(kfp['wall']):>8}"
+                  f"  (peak RSS {kfp['maxrss_mb']:.0f} MB)")
+            print(f"  KFP / taskplan: cpu {kfp['cpu'] / cp['cpu']:.1f}x  wall {kfp['wall'] / cp['wall']:.1f}x")
+        elif cp:
+            print("  KFP: not measured (no interpreter with kfp: see --kfp-python)")
+
+    prof = report.get("profile")
+    if prof:
+        print(f"\nprofile of one compile + validate of {prof['n']:,} tasks (cProfile, per pass, by tottime)")
+        for stage in ALL_STAGES:
+            sp = prof["stages"][stage]
+            print(f"  {stage}: {sp['total']:.3f} s under the profiler")
+            for f in sp["top"]:
+                print(f"    {f['tottime']:7.3f} {f['cumtime']:7.3f} {f['calls']:>9,}  {f['function']}")
+
+    targets = report.get("targets") or []
+    if targets:
+        print("\ntargets (issue 5; judged on CPU time, wall time alongside)")
+        for t in targets:
+            wall = "" if t["wall"] is None else f"  wall {t['wall']:.3g} {t['unit']} {t['wall_verdict']}"
+            print(f"  {t['verdict']:<4}  {t['target']:<72} cpu {t['cpu']:.3g} {t['unit']}{wall}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
