@@ -24,6 +24,7 @@ Sorted and deduplicated like every rendering: the same diagnostics give the same
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -57,7 +58,7 @@ def annotation(d: Diagnostic) -> str:
     loc = d.location
     line = max(loc.line, 1)
     end_line = max(loc.end_line, line)
-    props = [("file", loc.file), ("line", str(line))]
+    props = [("file", loc.file.replace(os.sep, "/")), ("line", str(line))]  # GitHub wants `/`
     if end_line == line:
         column = max(loc.column, 1)
         props.append(("col", str(column)))
