@@ -1,0 +1,1 @@
+"""Pictures of compiled plans (`taskplan graph`): see render/graph.py."""
