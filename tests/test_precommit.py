@@ -169,7 +169,8 @@ def hooks(tmp_path_factory):
         PIP_CONFIG_FILE=os.devnull,
         PIP_NO_INDEX="1",
         PIP_FIND_LINKS=str(wheels),
-        PIP_NO_BUILD_ISOLATION="0",  # pip reads "0" as --no-build-isolation (virtualenv seeds setuptools)
+        PIP_NO_BUILD_ISOLATION="0",  # pip reads "0" as --no-build-isolation: the env's setuptools builds
+        VIRTUALENV_SETUPTOOLS="bundle",  # seed setuptools on Python 3.12+ too
         PIP_NO_COMPILE="0",  # likewise: --no-compile
         PIP_DISABLE_PIP_VERSION_CHECK="1",
     )
