@@ -102,7 +102,7 @@ class _Typer:
         self._groups_busy: set[GroupNode] = set()
         # artifacts
         self._consuming: list[_Binding] = []
-        self._missing_consumed: list[tuple[TaskNode, "Operation", Field, str]] = []
+        self._missing_consumed: list[tuple[TaskNode, "Operation", Field, str, bool]] = []
         self._produced: set[str] = set()
         self._any_producer = catalog is None
         self._origin_memo: dict[Any, frozenset[str] | None] = {}
@@ -204,7 +204,7 @@ class _Typer:
                 continue
             ptr = f"{c.pointer}/alternatives/{i}/value"
             vt = self.value(value, ptr, None)
-            if vt is None or declared is None:
+            if vt is None or declared is None or not is_literal(value):  # not a literal: structure's
                 fitting = False
                 continue
             mismatch = bt.fits(vt, declared)
@@ -327,6 +327,8 @@ class _Typer:
         op = res.operation
         assert op is not None
         bound: set[str] = set()
+        explained: set[str] = set()
+        """Ports an unknown binding is a misspelling of (its did-you-mean): not also unbound."""
         for i, b, vt in bindings:
             name_ptr = f"{t.pointer}/inputs/{i}/name"
             if not self.cp.identity.name_ok(name_ptr) or b.name in bound:
@@ -334,7 +336,9 @@ class _Typer:
             bound.add(b.name)
             port = op.input_port(b.name)
             if port is None:
-                self._unknown_input(t, op, name_ptr, b.name)
+                close = self._unknown_input(t, op, name_ptr, b.name)
+                if close is not None:
+                    explained.add(close)
                 continue
             if op.is_fixed(b.name):
                 self.rep.report(
@@ -357,9 +361,10 @@ class _Typer:
                 continue
             kind = op.consumes.get(port.name)
             if kind is not None:
-                self._missing_consumed.append((t, op, port, kind))
+                self._missing_consumed.append((t, op, port, kind, port.name in explained))
                 continue
-            self._missing_input(t, op, port)
+            if port.name not in explained:
+                self._missing_input(t, op, port)
         out_t = op.output_type
         if out_t is None:
             return TaskTypes({}, bt.ANY, op)
@@ -367,7 +372,8 @@ class _Typer:
         optional = frozenset(f.name for f in out_t.fields if not f.required)
         return TaskTypes(ports, out_t, op, optional)
 
-    def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> None:
+    def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> str | None:
+        """Report an unknown binding; return the port it is a misspelling of, if any."""
         known = [f.name for f in op.bindable_ports]
         close = _closest(name, known)
         if close:
@@ -384,6 +390,7 @@ class _Typer:
             hint=hint,
             related=self._slot_related(op.slot("/input"), "the operation's inputs are declared here"),
         )
+        return close
 
     def _missing_input(self, t: TaskNode, op: "Operation", port: Field) -> None:
         self.rep.report(
@@ -744,9 +751,9 @@ class _Typer:
             return
         for node in self.cp.tasks:
             m = node.model
-            if isinstance(m, OperationTask) and not node.broken:
-                res = self.catalog.resolve(m.operation)
-                if res.ok and res.operation is not None:
+            if isinstance(m, OperationTask):  # in error or not: its contract says what it produces
+                res = self.catalog.resolve(m.operation) if isinstance(m.operation, str) else None
+                if res is not None and res.ok and res.operation is not None:
                     self._produced.update(res.operation.produces.values())
                 else:
                     self._any_producer = True
@@ -757,9 +764,10 @@ class _Typer:
         return self._any_producer or kind in self._produced
 
     def _check_artifacts(self) -> None:
-        for t, op, port, kind in self._missing_consumed:
+        for t, op, port, kind, explained in self._missing_consumed:
             if self._produced_somewhere(kind):
-                self._missing_input(t, op, port)
+                if not explained:
+                    self._missing_input(t, op, port)
             else:
                 self._prerequisite_missing(t, op, port.name, kind, f"{t.pointer}/inputs")
         for b in self._consuming:
@@ -811,7 +819,14 @@ class _Typer:
         if isinstance(v, FieldValue):
             if len(v.items) != 1:
                 return None
-            return self._origin(v.items[0], f"{ptr}/items/0")
+            inner = v.items[0]
+            if isinstance(inner, OutputValue) and inner.port is None:
+                # a field of a task's whole result is that task's port
+                r = self.cp.resolutions.get(f"{ptr}/items/0")
+                if r is None or not r.ok or not isinstance(r.target, TaskNode):
+                    return None
+                return self._port_origin(r.target, v.port)
+            return self._origin(inner, f"{ptr}/items/0")
         if isinstance(v, ItemValue):
             r = self.cp.resolutions.get(ptr)
             if r is None or not r.ok or not isinstance(r.target, TaskNode):
