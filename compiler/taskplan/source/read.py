@@ -301,7 +301,7 @@ def _read(document: SourceDocument, fmt: Format, sink: Diagnostics, codes: ReadC
             gc.enable()
     if ctx.syntax_failed:
         return None
-    if ctx.failed:
+    if ctx.failed or ctx.exhausted:  # stopped at the cap (even on duplicate keys alone): no tree
         return document
     document.tree = tree
     document.map = SourceMap(root)
