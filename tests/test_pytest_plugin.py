@@ -266,3 +266,55 @@ def test_importing_the_plugin_imports_neither_the_compiler_nor_syrupy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- the docs
+
+DOC = ROOT / "docs" / "snapshot-gate.md"
+
+
+def _doc_block(tag: str) -> str:
+    import re
+
+    text = DOC.read_text(encoding="utf-8")
+    m = re.search(rf"<!-- example: {tag} -->\s*\n```[a-z]*\n(.*?)^```", text, re.S | re.M)
+    assert m, f"docs/snapshot-gate.md has no `{tag}` example"
+    return m.group(1)
+
+
+def test_the_documented_setup_works(pytester):
+    """docs/snapshot-gate.md, run as written: its pyproject.toml and test module, the
+    bundled example as plans/pr-review.taskplan.yaml; first run, update, pass, change."""
+    pytester.makefile(".toml", pyproject=_doc_block("pyproject"))
+    (pytester.path / "catalogs").mkdir()
+    (pytester.path / "catalogs" / "github.catalog.yaml").write_text(CATALOG, encoding="utf-8")
+    (pytester.path / "plans").mkdir()
+    plan = pytester.path / "plans" / "pr-review.taskplan.yaml"
+    source = (ROOT / "examples" / "pr-review.taskplan.yaml").read_text(encoding="utf-8")
+    plan.write_text(source, encoding="utf-8")
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_workflows.py").write_text(_doc_block("test-module"), encoding="utf-8")
+    snapshot = pytester.path / "tests/__snapshots__/test_workflows/test_compiled_workflow_is_reviewed[pr-review].yaml"
+
+    first = _run(pytester)
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(["*no snapshot of the workflow compiled from plans/pr-review.taskplan.yaml yet*"])
+    _run(pytester, "--snapshot-update").assert_outcomes(passed=1)
+    assert snapshot.is_file()
+    _run(pytester).assert_outcomes(passed=1)
+
+    plan.write_text(source.replace("maxConcurrency: 8", "maxConcurrency: 4"), encoding="utf-8")
+    changed = _run(pytester)
+    changed.assert_outcomes(failed=1)
+    changed.stdout.fnmatch_lines(["-      max_concurrency: 8", "+      max_concurrency: 4"])
+
+    plan.write_text(source.replace("workspace.create", "workspace.craete"), encoding="utf-8")
+    broken = _run(pytester)
+    broken.assert_outcomes(failed=1)
+    broken.stdout.fnmatch_lines(
+        [
+            "taskplan: plans/pr-review.taskplan.yaml does not compile",
+            "error[[]TASK_OPERATION_UNKNOWN[]]: task `scratch`: unknown operation `workspace.craete`",
+            "  --> plans/pr-review.taskplan.yaml:13:18",
+        ]
+    )
