@@ -423,8 +423,6 @@ def test_a_file_without_read_permission_exits_2(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX named pipes")
-@pytest.mark.xfail(strict=True, reason="api.read_input and the catalog loader open a FIFO for reading, "
-                   "which blocks until a writer comes: `taskplan check` hangs")
 def test_a_named_pipe_without_a_writer_does_not_hang(tmp_path):
     """Opening a FIFO for reading blocks until a writer comes: the compiler must not wait."""
     fifo = tmp_path / "pipe.taskplan.yaml"

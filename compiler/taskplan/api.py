@@ -64,9 +64,11 @@ def read_input(path: PathLike, limits: Limits = DEFAULT_LIMITS) -> bytes:
     the read pass reports the limit without the whole of a huge file in memory).
 
     Raises UnreadableInput, never another OSError."""
+    from taskplan.source.read import nonblocking_opener
+
     display = os.fspath(path)
     try:
-        with open(display, "rb") as handle:
+        with open(display, "rb", opener=nonblocking_opener) as handle:  # a named pipe never blocks
             return handle.read(limits.max_bytes + 1)
     except FileNotFoundError:
         reason = "no such file"

@@ -413,8 +413,10 @@ class Catalog:
 def read_catalog_file(path: str, limits: Limits) -> tuple[bytes | None, str | None]:
     """The bytes of a catalog file (at most one past the size limit), or the reason it
     cannot be read at all."""
+    from taskplan.source.read import nonblocking_opener
+
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=nonblocking_opener) as handle:  # a named pipe never blocks
             return handle.read(limits.max_bytes + 1), None
     except FileNotFoundError:
         return None, "no such file"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -185,6 +186,21 @@ def _show(text: str, limit: int = 60) -> str:
     """A key or scalar, shortened and made printable for a message."""
     shown = text if len(text) <= limit else text[: limit - 3] + "..."
     return shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
+
+
+def nonblocking_opener(path: str, flags: int) -> int:
+    """An `opener` for `open()` whose opening never waits: a named pipe is opened
+    without blocking and then read as usual, so one with a writer (a shell's `<(...)`)
+    is read, and one without a writer reads as empty instead of blocking forever."""
+    nonblock = getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags | nonblock)
+    if nonblock:
+        try:
+            os.set_blocking(fd, True)
+        except BaseException:
+            os.close(fd)
+            raise
+    return fd
 
 
 def _format_from_path(path: str) -> Format | None:
