@@ -52,6 +52,8 @@ from taskplan.model.plan import (
     TaskType,
     TransformTask,
     ValueTask,
+    dropped_fields,
+    has_shape_error,
     is_broken,
 )
 
@@ -70,6 +72,8 @@ def is_literal(value: Any) -> bool:
     stack = [value]
     while stack:
         v = stack.pop()
+        if is_broken(v):
+            continue  # a value in error was reported where it is; it is not also "not a literal"
         if not isinstance(v, _LITERALS):
             return False
         if isinstance(v, ObjectValue):
@@ -106,6 +110,8 @@ class _Typer:
         self._produced: set[str] = set()
         self._any_producer = catalog is None
         self._origin_memo: dict[Any, frozenset[str] | None] = {}
+        self._call_binding_errors: set[str] = set()
+        """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
 
     # ================================================================== driver
 
@@ -443,6 +449,7 @@ class _Typer:
             mismatch = bt.fits(vt, required)
             if mismatch is not None:
                 ptr = f"{t.pointer}/inputs/{i}/value"
+                self._call_binding_errors.add(ptr)
                 self.rep.report(
                     "TASK_GROUP_INPUT_TYPE",
                     self._mismatch_pointer(b.value, ptr, mismatch),
@@ -759,6 +766,8 @@ class _Typer:
                     self._any_producer = True
             elif node.is_placeholder:
                 self._any_producer = True
+        if any(has_shape_error(s.model) for s in self.cp.scopes):
+            self._any_producer = True  # a scope in error may have lost tasks that produce any kind
 
     def _produced_somewhere(self, kind: str) -> bool:
         return self._any_producer or kind in self._produced
@@ -901,11 +910,19 @@ class _Typer:
             m = call.model
             if not isinstance(m, CallTask):
                 continue
-            origin: frozenset[str] | None = frozenset()
-            for i, b in enumerate(m.inputs):
-                if isinstance(b, TaskOutput) and b.name == decl.name:
-                    origin = self._origin(b.value, f"{call.pointer}/inputs/{i}/value")
-                    break
+            if "inputs" in dropped_fields(m):
+                continue  # its bindings were lost to a shape error: it says nothing
+            binding = next(((i, b) for i, b in enumerate(m.inputs) if isinstance(b, TaskOutput) and b.name == decl.name),
+                           None)
+            if binding is None:
+                if getattr(decl.model, "required", True) is not False:
+                    continue  # a required input left unbound (TASK_GROUP_INPUTS) is that call's one error
+                origin: frozenset[str] | None = frozenset()  # the default: a literal
+            else:
+                ptr = f"{call.pointer}/inputs/{binding[0]}/value"
+                if ptr in self._call_binding_errors:
+                    continue  # a binding of the wrong type (TASK_GROUP_INPUT_TYPE) is that call's one error
+                origin = self._origin(binding[1].value, ptr)
             if origin is None:
                 return None
             result = origin if result is None else result & origin  # every call must carry it
