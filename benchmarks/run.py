@@ -47,6 +47,7 @@ both figures are printed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import os
@@ -230,6 +231,7 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     load_start = os.getloadavg()
     # Imports: everything compile and validate use, before anything is timed.
     import taskplan.api as api
+    from taskplan.config import DEFAULT_LIMITS
     from taskplan.diagnostics import Diagnostics
     from taskplan.passes import identity, lower, scope, shape, structure, types  # noqa: F401
     from taskplan.passes.validate import validate_data, validate_text  # noqa: F401
@@ -257,6 +259,7 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
 
     runs: list[dict[str, tuple[float, float]]] = []
     text = out = None
+    validate_limits = DEFAULT_LIMITS
     for i in range(args.repeat):
         text = out = None
         clear_document_caches()
@@ -270,8 +273,17 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
         written = out_path.read_bytes()
         clear_document_caches()  # `taskplan validate` is another process: nothing cached
         sw.start()
-        validation = validate_text(written, str(out_path))
+        validation = validate_text(written, str(out_path), limits=validate_limits)
         sw.lap("validate")
+        if validation.diagnostics and i == 0 and _too_large(validation.diagnostics, len(written)):
+            # `taskplan validate` refuses the file compile wrote (over the size limit): a
+            # finding in its own right; time validation anyway, with the limit raised.
+            result["validate_refused"] = validation.diagnostics[0].message
+            validate_limits = dataclasses.replace(DEFAULT_LIMITS, max_bytes=len(written) + 1)
+            clear_document_caches()
+            sw.start()
+            validation = validate_text(written, str(out_path), limits=validate_limits)
+            sw.lap("validate")
         if validation.diagnostics:
             raise PipelineError(f"validate found: {[d.message for d in validation.diagnostics[:3]]}")
         if i == 0:
@@ -325,6 +337,12 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     result["mirror_identical"] = text_api == text
     result["load"] = [load_start, os.getloadavg()]
     return result
+
+
+def _too_large(diagnostics: list[Any], size: int) -> bool:
+    from taskplan.config import DEFAULT_LIMITS
+
+    return size > DEFAULT_LIMITS.max_bytes and len(diagnostics) == 1 and diagnostics[0].code.endswith("_LIMIT")
 
 
 def _count_steps(doc: Any) -> int:
@@ -467,12 +485,16 @@ def run_process(cmd: list[str], *, stdout: Any = subprocess.DEVNULL, stderr: Any
     }
 
 
+class WorkerFailed(RuntimeError):
+    pass
+
+
 def run_worker(kind: str, argv: list[str], workdir: Path) -> dict[str, Any]:
     out = workdir / f"result-{kind}-{os.getpid()}-{time.monotonic_ns()}.json"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", kind, "--result", str(out), *argv]
     proc = run_process(cmd, stderr=None)
     if proc["code"] != 0 or not out.exists():
-        raise SystemExit(f"worker {kind} {' '.join(argv)} failed with exit code {proc['code']}")
+        raise WorkerFailed(f"worker {kind} {' '.join(argv)} failed with exit code {proc['code']} (its error is above)")
     result = json.loads(out.read_text())
     result["process"] = {k: proc[k] for k in ("wall", "cpu", "maxrss_mb")}
     return result
@@ -548,7 +570,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=8, help="functions per pass in the profile (default 8)")
     ap.add_argument("--only", help="comma-separated parts to run: sizes, many, process, profile (default: all but profile unless --profile)")
     ap.add_argument("--workdir", help="keep the generated files here (default: a temporary directory, removed)")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the tables")
+    ap.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                    help="the figures as JSON: on stdout instead of the tables, or into FILE (tables still printed)")
+    ap.add_argument("--label", help="a note recorded with the figures (what was measured, where)")
     # internal: the per-N workers
     ap.add_argument("--worker", choices=("size", "profile", "many"), help=argparse.SUPPRESS)
     ap.add_argument("--result", help=argparse.SUPPRESS)
@@ -585,7 +609,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(temp.name)
 
     report: dict[str, Any] = {
-        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load_start": os.getloadavg()},
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load_start": os.getloadavg(),
+                    "label": args.label},
         "settings": {"operations": args.m, "repeat": args.repeat or "5 up to 1,000 tasks, 3 above", "sizes": sizes,
                      "format": "json (compact)" if args.format == "json" else "yaml (block style)"},
     }
@@ -614,8 +639,13 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"[run.py] N={n:,}: generating, then compile + validate in a fresh process (load {_load()})")
                 path = plan_file(n)
                 repeat = args.repeat or (5 if n <= 1_000 else 3)
-                r = run_worker("size", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
-                                        "--repeat", str(repeat), "-m", str(args.m)], workdir)
+                try:
+                    r = run_worker("size", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
+                                            "--repeat", str(repeat), "-m", str(args.m)], workdir)
+                except WorkerFailed as exc:
+                    report.setdefault("errors", []).append(str(exc))
+                    log(f"[run.py]   {exc}")
+                    continue
                 r["repeat"] = repeat
                 r["tasks"] = n
                 report["sizes"].append(r)
@@ -633,8 +663,13 @@ def main(argv: list[str] | None = None) -> int:
                 p = many_dir / f"p{i:04d}.taskplan.json"
                 if not p.exists():
                     p.write_text(json.dumps(exact_plan(k, args.m)))
-            r = run_worker("many", ["--plans-dir", str(many_dir), "--catalog", str(cat_path),
-                                    "--separate", str(separate), "--tasks", f"{min(tasks)}-{max(tasks)}"], workdir)
+            try:
+                r = run_worker("many", ["--plans-dir", str(many_dir), "--catalog", str(cat_path),
+                                        "--separate", str(separate), "--tasks", f"{min(tasks)}-{max(tasks)}"], workdir)
+            except WorkerFailed as exc:
+                report.setdefault("errors", []).append(str(exc))
+                r = None
+        if "many" in parts and r is not None:
             files = sorted(str(p) for p in many_dir.glob("*.taskplan.json"))
             cli = taskplan_cli()
             proc = run_process([cli, "check", *files, "--catalog", str(cat_path)])
@@ -695,15 +730,20 @@ def main(argv: list[str] | None = None) -> int:
             n = args.profile
             log(f"[run.py] profiling one compile + validate of {n:,} tasks (load {_load()})")
             path = plan_file(n)
-            report["profile"] = run_worker("profile", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
-                                                       "-m", str(args.m), "--top", str(args.top)], workdir)
+            try:
+                report["profile"] = run_worker("profile", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
+                                                           "-m", str(args.m), "--top", str(args.top)], workdir)
+            except WorkerFailed as exc:
+                report.setdefault("errors", []).append(str(exc))
     finally:
         if temp is not None:
             temp.cleanup()
 
     report["machine"]["load_end"] = os.getloadavg()
     report["targets"] = judge(report)
-    if args.json:
+    if args.json and args.json != "-":
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    if args.json == "-":
         json.dump(report, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
@@ -778,6 +818,8 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"taskplan {m.get('taskplan', '?')} benchmark: {m['cpus']} CPUs, Python {m['python']}, "
           f"catalog of {st['operations']} operations, best of {st['repeat']}")
     print(f"source: {m.get('source')}" + (f" at {m['commit']}" if m.get("commit") else ""))
+    if m.get("label"):
+        print(f"note: {m['label']}")
     print(f"plans written as {st['format']}")
     print(f"load average (1, 5, 15 min): {load(m['load_start'])} at start, {load(m['load_end'])} at end")
     print("times in seconds: cpu = time.process_time (this process only), wall = time.perf_counter\n")
@@ -826,6 +868,11 @@ def print_report(report: dict[str, Any]) -> None:
             print(f"{'  ' + stage:<30}" + "".join(
                 f"{100 * r['stages'][stage]['cpu'] / max(1e-12, sum(r['stages'][s]['cpu'] for s in ALL_STAGES)):>16.1f}"
                 for r in sizes))
+
+        for r in sizes:
+            if r.get("validate_refused"):
+                print(f"\nN={r['n']:,}: `taskplan validate` refuses the {r['yaml_bytes'] / 1e6:.1f} MB file compile wrote: "
+                      f"\"{r['validate_refused']}\" (Limits.max_bytes); its validate row is timed with that limit raised")
 
         print("\nscaling: time(N2) / time(N1) of compile + validate (linear: N2/N1)")
         for a, b in zip(sizes, sizes[1:]):
@@ -880,6 +927,9 @@ def print_report(report: dict[str, Any]) -> None:
             print(f"  {stage}: {sp['total']:.3f} s under the profiler")
             for f in sp["top"]:
                 print(f"    {f['tottime']:7.3f} {f['cumtime']:7.3f} {f['calls']:>9,}  {f['function']}")
+
+    for error in report.get("errors") or []:
+        print(f"\nERROR: {error}")
 
     targets = report.get("targets") or []
     if targets:
