@@ -508,11 +508,9 @@ class _Loader:
             )
             self.complete = False
             return
-        ok = True
-        for key in tree:
+        for key in tree:  # unknown top-level fields are reported; the sources still load
             if key not in ("version", "sources"):
                 _unknown_field(reporter, "", key, ("version", "sources"))
-                ok = False
         if "version" not in tree:
             reporter.report("CATALOG_SYNTAX", "", "the catalog has no `version`", hint="add `version: 1`")
             self.complete = False
@@ -530,8 +528,6 @@ class _Loader:
             reporter.report("CATALOG_SYNTAX", "/sources", f"`sources` must be a list, not {_kind(sources)}")
             self.complete = False
             return
-        if not ok:
-            pass  # unknown top-level fields: reported; the sources are still loaded
         for i, source in enumerate(sources):
             self._source(reporter, f"/sources/{i}", source)
 
