@@ -200,3 +200,13 @@ def test_a_bug_in_generated_plumbing_is_compiler_internal(monkeypatch):
     assert d.location.file == PLAN and d.location.pointer == "/root/tasks/1"
     assert "WORKFLOW_REFERENCE" in d.message
     assert result.yaml is None
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_machine_formats_keep_stdout_for_their_document(fmt, tmp_path):
+    import json
+
+    code, out, err = _run("compile", PLAN, "--catalog", CATALOG, "--auto", "-o", str(tmp_path / "o.yaml"), "--format", fmt)
+    assert code == 0
+    assert "compiled to" in err
+    json.loads(out)  # nothing but the (empty) report

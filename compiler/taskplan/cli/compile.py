@@ -88,8 +88,9 @@ def compile_(
         write(f"error: {message}\n", err=True)
     code = max(result.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
     findings = diagnostics.sorted()
-    if findings or result.yaml is None:
-        # Diagnostics share stdout only when the YAML does not go there.
+    if findings or result.yaml is None or (fmt != "text" and not to_stdout):
+        # Diagnostics share stdout only when the YAML does not go there; a machine
+        # format always gets its (maybe empty) report.
         _render(findings, fmt, color, result, err=to_stdout)
     if result.yaml is None or code != EXIT_OK:
         return code or EXIT_ERRORS
@@ -97,9 +98,11 @@ def compile_(
         write(result.yaml)
         return EXIT_OK
     assert output is not None
+    # Machine-readable formats keep stdout for their document: status lines go to stderr.
+    status_to_stderr = fmt != "text"
     if check_only:
-        return _check(result.yaml, output, plan)
-    return _write(result.yaml, output)
+        return _check(result.yaml, output, plan, status_to_stderr)
+    return _write(result.yaml, output, status_to_stderr)
 
 
 def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: bool) -> None:
@@ -117,7 +120,7 @@ def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: b
              unreadable=len(result.input_errors))
 
 
-def _check(text: str, output: str, plan: str) -> int:
+def _check(text: str, output: str, plan: str, status_to_stderr: bool) -> int:
     try:
         with open(output, encoding="utf-8") as handle:
             current = handle.read()
@@ -128,7 +131,7 @@ def _check(text: str, output: str, plan: str) -> int:
         write(f"error: cannot read {output}: {exc}\n", err=True)
         return EXIT_USAGE
     if current == text:
-        write(f"ok: {output} is up to date\n")
+        write(f"ok: {output} is up to date\n", err=status_to_stderr)
         return EXIT_OK
     diff = list(
         difflib.unified_diff(
@@ -143,7 +146,7 @@ def _check(text: str, output: str, plan: str) -> int:
     return EXIT_ERRORS
 
 
-def _write(text: str, output: str) -> int:
+def _write(text: str, output: str, status_to_stderr: bool) -> int:
     from taskplan.workflow.emit import write_atomic
 
     if os.path.isdir(output):
@@ -154,5 +157,5 @@ def _write(text: str, output: str) -> int:
     except OSError as exc:
         write(f"error: cannot write {output}: {exc.strerror or exc}\n", err=True)
         return EXIT_USAGE
-    write(f"ok: compiled to {output}\n")
+    write(f"ok: compiled to {output}\n", err=status_to_stderr)
     return EXIT_OK
