@@ -207,7 +207,6 @@ def test_a_symlink_to_a_directory_is_refused(tmp_path, out_dir):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX named pipes")
-@pytest.mark.xfail(strict=True, reason="write_atomic renames over whatever is at OUT, a FIFO or a device node included")
 def test_a_named_pipe_at_the_output_is_refused_not_replaced(out_dir):
     """A special file at OUT is not a file to replace (as root, `-o /dev/null` would
     otherwise replace the device with a regular file)."""
@@ -220,7 +219,6 @@ def test_a_named_pipe_at_the_output_is_refused_not_replaced(out_dir):
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="creating a device node needs root")
-@pytest.mark.xfail(strict=True, reason="write_atomic renames over whatever is at OUT, a FIFO or a device node included")
 def test_a_device_node_at_the_output_is_refused_not_replaced(out_dir):
     null = out_dir / "null"
     try:

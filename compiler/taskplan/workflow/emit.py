@@ -20,6 +20,7 @@ the new one, never half of one, and a failure leaves the old file untouched.
 
 from __future__ import annotations
 
+import errno
 import gc
 import io
 import os
@@ -159,7 +160,9 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     then `os.replace`. On any failure the temporary file is removed, the previous
     file is untouched, and the error (an OSError) propagates. An existing file's
     permission bits are kept; a new file gets 0o666 minus the umask, like `open`.
-    A symlink at `path` is replaced by the file, never written through."""
+    A symlink at `path` is replaced by the file, never written through; a special
+    file there (a device, a named pipe, a socket) is refused with an OSError, never
+    replaced (as root, `-o /dev/null` would otherwise replace the device)."""
     target = os.fspath(path)
     directory = os.path.dirname(target) or "."
     base = os.path.basename(target)
@@ -167,9 +170,12 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise IsADirectoryError(f"not a file path: {target!r}")
     data = text.encode("utf-8")
     try:
-        mode: int | None = stat.S_IMODE(os.lstat(target).st_mode) if not os.path.islink(target) else None
+        st: os.stat_result | None = os.lstat(target)
     except FileNotFoundError:
-        mode = None
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise OSError(errno.EINVAL, "not a regular file", target)
+    mode: int | None = stat.S_IMODE(st.st_mode) if st is not None and stat.S_ISREG(st.st_mode) else None
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)
