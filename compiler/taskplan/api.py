@@ -269,8 +269,11 @@ class _Pipeline:
         self.stage = "read"
 
     def run(self) -> None:
+        from taskplan.gcpause import gc_paused
+
         try:
-            self._run()
+            with gc_paused():  # one collector policy for the whole pipeline (see gcpause)
+                self._run()
         except Exception as exc:  # noqa: BLE001 - a bug of ours, reported as such
             self.sink.add(internal_error(self.path, self.stage, exc))
 

@@ -18,13 +18,12 @@ deterministic (document order, or list order within a scope).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
+from taskplan.gcpause import gc_paused  # noqa: F401 (re-exported for the passes)
 from taskplan.model.plan import (
     ArrayValue,
     CallTask,
@@ -46,32 +45,6 @@ from taskplan.model.plan import (
     TransformTask,
     ValueTask,
 )
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a pass builds its tables.
-
-    Building the IR allocates tens of thousands of long-lived container objects
-    over a large live heap (the document tree and its models); CPython's
-    generational collector then runs full collections that traverse the whole
-    heap again and again, which costs more than the pass itself. Nothing a pass
-    allocates becomes cyclic garbage, so pausing loses nothing; the previous state
-    is restored on exit, with the new (long-lived) objects moved to the oldest
-    generation at once."""
-    was_enabled = gc.isenabled()
-    if was_enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            # Hand what the pass built to the oldest generation in O(1) (freeze, then
-            # unfreeze, merges every generation into it), instead of letting the next
-            # allocation traverse it all as young objects.
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
-
 
 # ------------------------------------------------------------------------ identity
 

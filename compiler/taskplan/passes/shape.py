@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import gc
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -41,6 +40,7 @@ from pydantic_core import PydanticCustomError
 
 from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Reporter
+from taskplan.gcpause import gc_paused
 from taskplan.model.plan import (
     PLAN_NAME_PATTERN,
     ArrayValue,
@@ -108,16 +108,11 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
         return None
 
     shaper = _Shaper()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         try:
             plan = TaskPlan.model_validate(tree, context=shaper)
         except ValidationError:  # pragma: no cover - recover() never gives up on the plan
             plan = None
-    finally:
-        if enabled:
-            gc.enable()
     if shaper.records:
         shaper.emit(tree, reporter)
     if plan is None:

@@ -33,7 +33,6 @@ so that the compiler can map a finding in its own output back to the TaskPlan.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from typing import Any
 
 from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Diagnostic, Diagnostics, Related, Reporter, Severity
+from taskplan.gcpause import gc_paused
 from taskplan.source import pointer as jp
 from taskplan.source.document import SourceDocument
 from taskplan.source.span import Span
@@ -145,13 +145,8 @@ def validate_document(
     # The pass allocates many small tuples over a large live heap (the document tree):
     # CPython's generational collector would traverse that heap again and again, costing
     # more than the pass itself. The pause is restored on exit.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         validator.run()
-    finally:
-        if collecting:
-            gc.enable()
     seen: set[tuple] = set()
     for finding in sorted(validator.findings, key=lambda f: f.diagnostic.sort_key):
         dx = finding.diagnostic

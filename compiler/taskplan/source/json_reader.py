@@ -30,7 +30,6 @@ them). Anything unusual falls back to the strict reader, which reports it.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 from bisect import bisect_right
@@ -41,6 +40,7 @@ from json.decoder import scanstring
 from json.scanner import make_scanner
 from typing import TYPE_CHECKING, Any
 
+from taskplan.gcpause import gc_paused
 from taskplan.source.sourcemap import MapPos, Pos, SeqPos
 from taskplan.source.span import Span
 
@@ -276,13 +276,8 @@ class _LazySeqPos(SeqPos):
 def _expand(read: Any, source: _Source, start: int) -> Any:
     """Run `read` without the cyclic collector (as the readers run): it allocates many
     small acyclic objects, and the C scanner builds (and drops) each skipped container."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return read(source, start)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _members(source: _Source, start: int) -> dict[str, tuple[Span, Pos]]:

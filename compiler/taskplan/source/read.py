@@ -15,7 +15,6 @@ than `limits.max_depth` before anything deeper is built. See docs/decisions.md,
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 from bisect import bisect_right
@@ -29,6 +28,7 @@ from taskplan.source import pointer as jp
 from taskplan.source.document import Format, SourceDocument
 from taskplan.source.sourcemap import SourceMap
 from taskplan.source.span import Span
+from taskplan.gcpause import gc_paused
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,13 +308,8 @@ def _read(document: SourceDocument, fmt: Format, sink: Diagnostics, codes: ReadC
         from taskplan.source.yaml_reader import read_yaml as reader
     # The readers allocate hundreds of thousands of small acyclic objects (spans, position
     # nodes): the cyclic collector would walk them over and over for nothing.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         tree, root = reader(document.text, ctx)
-    finally:
-        if collecting:
-            gc.enable()
     if ctx.syntax_failed:
         return None
     if ctx.failed or ctx.exhausted:  # stopped at the cap (even on duplicate keys alone): no tree

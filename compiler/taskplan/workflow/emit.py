@@ -21,12 +21,12 @@ the new one, never half of one, and a failure leaves the old file untouched.
 from __future__ import annotations
 
 import errno
-import gc
 import io
 import os
 import re
 import stat
 import tempfile
+from taskplan.gcpause import gc_paused
 from typing import Any
 
 from _ruamel_yaml import CEmitter
@@ -141,17 +141,12 @@ def emit_yaml(data: Any) -> str:
             raise TypeError(f"cannot emit a {t.__name__} as workflow YAML")
 
     # Hundreds of thousands of events for a large workflow: none is cyclic garbage.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         emit(StreamStartEvent(encoding=None))
         emit(DocumentStartEvent(explicit=False))
         node(data)
         emit(DocumentEndEvent(explicit=False))
         emit(StreamEndEvent())
-    finally:
-        if collecting:
-            gc.enable()
     return stream.getvalue()
 
 
