@@ -210,3 +210,20 @@ def test_machine_formats_keep_stdout_for_their_document(fmt, tmp_path):
     assert code == 0
     assert "compiled to" in err
     json.loads(out)  # nothing but the (empty) report
+
+
+def test_an_empty_array_literal_fits_a_typed_array_port(tmp_path):
+    catalog = tmp_path / "c.yaml"
+    catalog.write_text(
+        "version: 1\nsources:\n  - id: s\n    operations:\n      - id: s.tag\n        input:\n"
+        "          type: object\n          properties: {labels: {type: array, items: {type: string}}}\n"
+        "          required: [labels]\n"
+    )
+    plan = tmp_path / "p.taskplan.yaml"
+    plan.write_text(
+        "version: 1\nroot:\n  tasks:\n    - id: tag\n      objective: Tag nothing\n      operation: s.tag\n"
+        "      inputs: [{name: labels, value: {kind: array, items: []}}]\n"
+    )
+    result = api.compile_plan(str(plan), catalogs=[str(catalog)])
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    assert _steps(result.yaml)["tag"]["input"]["request"]["labels"] == []

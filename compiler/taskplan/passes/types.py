@@ -576,8 +576,8 @@ class _Typer:
             types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
             if any(t is None for t in types):
                 return None
-            joined = bt.join_all(types) if types else None
-            return bt.array_of(joined, origin=slot)  # empty or mixed: array of any
+            joined = bt.join_all(types) if types else bt.NEVER  # empty: fits every array port
+            return bt.array_of(joined, origin=slot)  # mixed kinds: array of any
         if isinstance(v, (OutputValue, InputValue, ChoiceValue, ItemValue)):
             return self._reference(v, ptr)
         if isinstance(v, IndexValue):
