@@ -318,3 +318,9 @@ def test_the_documented_setup_works(pytester):
             "  --> plans/pr-review.taskplan.yaml:13:18",
         ]
     )
+
+
+def test_without_syrupy_the_fixture_says_what_is_missing(project):
+    result = _run(project, "-p", "no:syrupy")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*taskplan_workflow needs syrupy*pip install syrupy*"])
