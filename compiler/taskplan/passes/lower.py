@@ -420,11 +420,33 @@ class _Lowerer:
         return input_path(self._captures(scope)[(kind, foreach)])
 
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
-        """A cleanup task runs only when every producer it reads has produced a result."""
-        producers = [d.task for d in t.deps.values() if d.reads]
-        if not producers:
+        """A cleanup task runs only when every producer it reads has produced a result:
+        the producer's own step, and for a foreach or a conditional the `collect` or
+        `merge` steps its ports are read from."""
+        parts: list[str] = []
+        for d in t.deps.values():
+            if not d.reads:
+                continue
+            refs = [self._presence(d.task, scope)]
+            m = d.task.model
+            if self._local(d.task, scope) and isinstance(m, (ForeachTask, ConditionalTask)):
+                for ptr in d.pointers:
+                    r = self.cp.resolutions.get(ptr)
+                    if r is None or r.kind != "output":
+                        continue
+                    if r.port is not None and r.reader is t:
+                        ports = [r.port]  # read directly: that port's step
+                    elif isinstance(m, ForeachTask):
+                        ports = list(self.tp.tasks[d.task].ports or {})  # its whole result: every collect step
+                    else:
+                        ports = []  # a conditional's whole result is its own step's
+                    refs += [self._local_port(d.task, port) for port in ports]
+            for ref in refs:
+                text = f"present({ref.text})"
+                if text not in parts:
+                    parts.append(text)
+        if not parts:
             return None
-        parts = [f"present({self._presence(p, scope).text})" for p in producers]
         return Expr(" and ".join(parts), simple=len(parts) == 1)
 
     # ================================================================= values
