@@ -106,26 +106,39 @@ def emit_yaml(data: Any) -> str:
     stream = io.StringIO()
     emitter = CEmitter(stream, width=WIDTH, allow_unicode=True)
     emit = emitter.emit
-    scalar, start_map, start_seq = ScalarEvent, MappingStartEvent, SequenceStartEvent
+    scalar = ScalarEvent
+    # The emitter only reads events, so one event serves every occurrence of a short
+    # string (keys, step types, common values): most scalars of a workflow repeat.
+    strings: dict[str, ScalarEvent] = {}
+    start_map = MappingStartEvent(None, None, True, flow_style=False)
+    start_seq = SequenceStartEvent(None, None, True, flow_style=False)
     end_map, end_seq = MappingEndEvent(), SequenceEndEvent()
+
+    def string(text: str) -> ScalarEvent:
+        event = strings.get(text)
+        if event is None:
+            if "\n" in text:
+                event = scalar(None, None, _STR, text, style="|")
+            elif needs_quotes(text):
+                event = scalar(None, None, _STR, text, style="'")
+            else:
+                event = scalar(None, None, _STR, text)
+            if len(text) <= 64:
+                strings[text] = event
+        return event
 
     def node(value: Any) -> None:
         t = type(value)
         if t is str:
-            if "\n" in value:
-                emit(scalar(None, None, _STR, value, style="|"))
-            elif needs_quotes(value):
-                emit(scalar(None, None, _STR, value, style="'"))
-            else:
-                emit(scalar(None, None, _STR, value))
+            emit(string(value))
         elif t is dict:
-            emit(start_map(None, None, True, flow_style=False))
+            emit(start_map)
             for k, v in value.items():
                 node(k)
                 node(v)
             emit(end_map)
         elif t is list:
-            emit(start_seq(None, None, True, flow_style=False))
+            emit(start_seq)
             for v in value:
                 node(v)
             emit(end_seq)
