@@ -181,10 +181,70 @@ register(
     CodeInfo(
         code="TASK_GROUP_INPUT_TYPE",
         family="groups",
-        owner="scope",
+        owner="types",
         title="A call binds a value that does not fit the group input",
         explanation=(
-            "The value bound to a group input must fit the input's declared type."
+            "A `call` binds a value that does not fit the type the group declares for that input: the same "
+            "rules as operation ports (kinds, nullability, enums and literal consts, object fields, array "
+            "items, opaque values). The diagnostic points at the value in the call and relates the input's "
+            "declaration in the group (and, for an enum or nullability mismatch, the producer slot). The "
+            "group's body is checked once, against the declared types, for every call."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: warn\n"
+            "      kind: call\n"
+            "      group: alert\n"
+            "      objective: Warn the on-call engineer\n"
+            "      inputs:\n"
+            "        - {name: text, value: {kind: string, text: Disk almost full}}\n"
+            "        - {name: level, value: {kind: string, text: loud}}\n"
+            "groups:\n"
+            "  - id: alert\n"
+            "    objective: Compose an alert\n"
+            "    inputs:\n"
+            "      - {name: text, type: {kind: string}}\n"
+            "      - {name: level, type: {kind: string, enum: [info, warning, critical]}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the alert\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: text}}\n"
+            "            - {name: level, value: {kind: input, source: level}}\n"
+            "      outputs:\n"
+            "        - {name: level, value: {kind: output, source: compose, port: level}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: warn\n"
+            "      kind: call\n"
+            "      group: alert\n"
+            "      objective: Warn the on-call engineer\n"
+            "      inputs:\n"
+            "        - {name: text, value: {kind: string, text: Disk almost full}}\n"
+            "        - {name: level, value: {kind: string, text: warning}}\n"
+            "groups:\n"
+            "  - id: alert\n"
+            "    objective: Compose an alert\n"
+            "    inputs:\n"
+            "      - {name: text, type: {kind: string}}\n"
+            "      - {name: level, type: {kind: string, enum: [info, warning, critical]}}\n"
+            "    body:\n"
+            "      tasks:\n"
+            "        - id: compose\n"
+            "          kind: value\n"
+            "          objective: Compose the alert\n"
+            "          outputs:\n"
+            "            - {name: text, value: {kind: input, source: text}}\n"
+            "            - {name: level, value: {kind: input, source: level}}\n"
+            "      outputs:\n"
+            "        - {name: level, value: {kind: output, source: compose, port: level}}\n"
         ),
     )
 )
