@@ -527,3 +527,27 @@ def test_the_wire_form_fixture_writes_every_field():
     assert [e.message for e in Draft202012Validator(schema).iter_errors(document)] == []
     nulls = json.dumps(document).count("null")
     assert nulls > 30, "the wire form spells out absent fields as null"
+
+
+def test_defaults_of_fields_in_a_choices_type_are_checked():
+    plan = """\
+version: 1
+root:
+  tasks:
+    - {id: keep, kind: value, objective: "Keep it", outputs: [{name: v, value: {kind: choice, source: retry}}]}
+choices:
+  - id: retry
+    question: "How often?"
+    type:
+      kind: object
+      fields:
+        - {name: attempts, type: {kind: integer}, required: false, default: %s}
+    alternatives:
+      - {id: once, description: "Once", value: {kind: object, members: [{name: attempts, value: {kind: number, number: 1}}]}}
+      - {id: usual, description: "The default", value: {kind: object, members: []}}
+    recommended: once
+"""
+    assert codes(check(plan % "{kind: number, number: 3}")) == []
+    result = check(plan % "{kind: string, text: three}")
+    assert codes(result) == [("TASK_DEFAULT_INVALID", "/choices/0/type/fields/0/default")]
+    assert result.diagnostics[0].message == 'the default of `attempts` does not fit its type: expected integer, got string "three"'

@@ -201,6 +201,7 @@ class _Typer:
     def _choice(self, c: ChoiceNode) -> None:
         m = c.model
         declared = self.task_type(getattr(m, "type", None), f"{c.pointer}/type")
+        self._type_defaults(getattr(m, "type", None), f"{c.pointer}/type", declared)
         alt_types: list[BType] = []
         fitting = True
         for i, alt in enumerate(getattr(m, "alternatives", None) or []):
