@@ -398,7 +398,7 @@ def _task(g: _Gen, visible: list[_Readable], depth: int) -> tuple[dict, list[_Re
                                              for n, k in zip(names, kinds)]}
             # both sides must agree on kinds: keep only outputs whose otherwise value has the same kind
             keep = [i for i, (o, k) in enumerate(zip(task["otherwise"]["outputs"], kinds))
-                    if _kind_of(o["value"], visible) == k]
+                    if k in _LITERAL_KINDS and _kind_of(o["value"], visible) == k]
             body["outputs"] = [body["outputs"][i] for i in keep]
             task["otherwise"]["outputs"] = [task["otherwise"]["outputs"][i] for i in keep]
             ports += [_Readable({"kind": "output", "source": tid, "port": body["outputs"][j]["name"]}, kinds[i])

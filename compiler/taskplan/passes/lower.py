@@ -252,8 +252,11 @@ class _Lowerer:
             else:
                 self.wf_names[scope] = f"{scope.owner.id}.body"
         for scope in cp.scopes:  # document order: main, nested scopes, group bodies
-            if scope.role is ScopeRole.GROUP_BODY and not scope.owner.calls:
-                continue  # a group nobody calls compiles to nothing
+            outermost = scope
+            while outermost.parent is not None:
+                outermost = outermost.parent
+            if outermost.role is ScopeRole.GROUP_BODY and not outermost.owner.calls:
+                continue  # a group nobody calls compiles to nothing, the scopes nested in it included
             self.graph.workflows[self.wf_names[scope]] = self._workflow(scope)
         return self.graph
 
