@@ -42,19 +42,63 @@ def _parse_choose(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def compile_options(command):
+    """The options every command that compiles a plan takes: --catalog, --auto, --choose."""
+    command = click.option("--choose", multiple=True, metavar="CHOICE=ALT", help="Select an alternative of a choice (repeatable).")(command)
+    command = click.option("--auto", is_flag=True, help="Take the recommended alternative of every choice that has no selection.")(command)
+    return click.option(
+        "--catalog",
+        "catalogs",
+        multiple=True,
+        metavar="FILE",
+        help="A capability catalog (repeatable). Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
+    )(command)
+
+
+def run_compile(
+    plan: str, catalogs: tuple[str, ...], choose: tuple[str, ...], auto: bool, color: str
+) -> tuple[api.CompileResult, list, int]:
+    """Compile `plan` with the configured catalogs; report unreadable files and bad
+    selections on stderr. Returns the result, every diagnostic (configuration's
+    included, sorted) and the exit code so far."""
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.project import config_start_dir, resolve_catalog_paths
+
+    selections = _parse_choose(choose)
+    config = Diagnostics()
+    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir((plan,)), config)
+    result = api.compile_plan(plan, catalogs=catalog_paths, choose=selections, auto=auto)
+    diagnostics = Diagnostics()
+    diagnostics.extend(config.sorted())
+    diagnostics.extend(result.diagnostics)
+    report_unreadable(result.input_errors, color)
+    for message in result.usage_errors:
+        write(f"error: {message}\n", err=True)
+    code = max(result.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
+    return result, diagnostics.sorted(), code
+
+
+def write_file(output: str, text: str, done: str, *, status_to_stderr: bool = False) -> int:
+    """Write `text` to `output` atomically (never half a file, never outside `output`)."""
+    from taskplan.workflow.emit import write_atomic
+
+    if os.path.isdir(output):
+        write(f"error: cannot write {output}: is a directory\n", err=True)
+        return EXIT_USAGE
+    try:
+        write_atomic(output, text)
+    except OSError as exc:
+        write(f"error: cannot write {output}: {exc.strerror or exc}\n", err=True)
+        return EXIT_USAGE
+    write(f"ok: {done} {output}\n", err=status_to_stderr)
+    return EXIT_OK
+
+
 @click.command("compile")
 @click.argument("plan", metavar="PLAN")
-@click.option(
-    "--catalog",
-    "catalogs",
-    multiple=True,
-    metavar="FILE",
-    help="A capability catalog (repeatable). Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
-)
+@compile_options
 @click.option("-o", "--output", metavar="OUT", help="Where to write the workflow YAML (default, or `-`: stdout).")
 @click.option("--check", "check_only", is_flag=True, help="Fail (without writing) when OUT is missing or would change.")
-@click.option("--auto", is_flag=True, help="Take the recommended alternative of every choice that has no selection.")
-@click.option("--choose", multiple=True, metavar="CHOICE=ALT", help="Select an alternative of a choice (repeatable).")
 @format_option()
 @color_option()
 @guard
@@ -69,25 +113,10 @@ def compile_(
     color: str,
 ) -> int:
     """Compile a TaskPlan to validated, executable workflow YAML."""
-    from taskplan.diagnostics import Diagnostics
-    from taskplan.project import config_start_dir, resolve_catalog_paths
-
-    selections = _parse_choose(choose)
     to_stdout = output in (None, "-")
     if check_only and to_stdout:
         raise click.UsageError("--check compares with an existing file: give it with -o OUT")
-
-    config = Diagnostics()
-    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir((plan,)), config)
-    result = api.compile_plan(plan, catalogs=catalog_paths, choose=selections, auto=auto)
-    diagnostics = Diagnostics()
-    diagnostics.extend(config.sorted())
-    diagnostics.extend(result.diagnostics)
-    report_unreadable(result.input_errors, color)
-    for message in result.usage_errors:
-        write(f"error: {message}\n", err=True)
-    code = max(result.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
-    findings = diagnostics.sorted()
+    result, findings, code = run_compile(plan, catalogs, choose, auto, color)
     if findings or result.yaml is None or (fmt != "text" and not to_stdout):
         # Diagnostics share stdout only when the YAML does not go there; a machine
         # format always gets its (maybe empty) report.
@@ -102,7 +131,7 @@ def compile_(
     status_to_stderr = fmt != "text"
     if check_only:
         return _check(result.yaml, output, plan, status_to_stderr)
-    return _write(result.yaml, output, status_to_stderr)
+    return write_file(output, result.yaml, "compiled to", status_to_stderr=status_to_stderr)
 
 
 def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: bool) -> None:
@@ -144,18 +173,3 @@ def _check(text: str, output: str, plan: str, status_to_stderr: bool) -> int:
     write(shown + more, err=True)
     write(f"error: {output} is stale: recompile with `taskplan compile {plan} -o {output}` and review the change\n", err=True)
     return EXIT_ERRORS
-
-
-def _write(text: str, output: str, status_to_stderr: bool) -> int:
-    from taskplan.workflow.emit import write_atomic
-
-    if os.path.isdir(output):
-        write(f"error: cannot write {output}: is a directory\n", err=True)
-        return EXIT_USAGE
-    try:
-        write_atomic(output, text)
-    except OSError as exc:
-        write(f"error: cannot write {output}: {exc.strerror or exc}\n", err=True)
-        return EXIT_USAGE
-    write(f"ok: compiled to {output}\n", err=status_to_stderr)
-    return EXIT_OK
