@@ -111,10 +111,49 @@ register(
     CodeInfo(
         code="CHOICE_REQUIRED",
         family="choices",
-        owner="scope",
+        owner="lower",
         title="Compiling needs a selection for a choice",
         explanation=(
-            "A compile needs every choice read by the plan to be selected, or auto mode (--auto) to take its recommendation."
+            "A planning choice leaves one business value to the host. `taskplan check` checks the plan with "
+            "every alternative and needs no selection, but a compile produces one workflow: every choice the "
+            "plan reads must be selected, by the plan's host-owned `selected`, by `--choose CHOICE=ALT`, or by "
+            "auto mode (`--auto`), which takes `recommended` and records that in the output's `choices`. "
+            "Reported by `taskplan compile` at the choice; the model is never asked to decide it."
         ),
+        wrong="""version: 1
+root:
+  tasks:
+    - id: greet
+      kind: value
+      objective: Say hello in the chosen tone
+      outputs:
+        - {name: text, value: {kind: choice, source: tone}}
+choices:
+  - id: tone
+    question: Which tone should the greeting use?
+    type: {kind: string}
+    alternatives:
+      - {id: formal, value: {kind: string, text: Good morning}}
+      - {id: casual, value: {kind: string, text: Hi}}
+    recommended: casual
+""",
+        right="""version: 1
+root:
+  tasks:
+    - id: greet
+      kind: value
+      objective: Say hello in the chosen tone
+      outputs:
+        - {name: text, value: {kind: choice, source: tone}}
+choices:
+  - id: tone
+    question: Which tone should the greeting use?
+    type: {kind: string}
+    alternatives:
+      - {id: formal, value: {kind: string, text: Good morning}}
+      - {id: casual, value: {kind: string, text: Hi}}
+    recommended: casual
+    selected: casual
+""",
     )
 )
