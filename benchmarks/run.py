@@ -116,6 +116,32 @@ class Stopwatch:
         self._wall, self._cpu = wall, cpu
 
 
+class GcMeter:
+    """CPU time and collections of CPython's cyclic garbage collector, per stage
+    (gc.callbacks). `stage` is the stage running now."""
+
+    def __init__(self) -> None:
+        self.stage = ""
+        self.by_stage: dict[str, dict[str, float]] = {}
+        self._start = 0.0
+
+    def __enter__(self) -> "GcMeter":
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+            return
+        c = self.by_stage.setdefault(self.stage, {"cpu": 0.0, "collections": 0, "full": 0})
+        c["cpu"] += time.process_time() - self._start
+        c["collections"] += 1
+        c["full"] += info.get("generation") == 2
+
+
 def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     out = fn()
@@ -258,6 +284,7 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     out_path = Path(args.plan).with_suffix(".workflow.yaml")
 
     runs: list[dict[str, tuple[float, float]]] = []
+    gcs: list[dict[str, dict[str, float]]] = []
     text = out = None
     validate_limits = DEFAULT_LIMITS
     for i in range(args.repeat):
@@ -267,14 +294,26 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
         if i == 0:
             rss_before = rss_mb()
         sw = Stopwatch()
-        text, out = compile_stages(data, args.plan, catalog, sw.lap)
+        meter = GcMeter()
+        meter.stage = ALL_STAGES[0]
+
+        def lap(stage: str) -> None:
+            sw.lap(stage)
+            meter.stage = ALL_STAGES[ALL_STAGES.index(stage) + 1]
+
+        with meter:
+            sw.start()
+            text, out = compile_stages(data, args.plan, catalog, lap)
         if i == 0:
             out_path.write_text(text, encoding="utf-8")
         written = out_path.read_bytes()
         clear_document_caches()  # `taskplan validate` is another process: nothing cached
-        sw.start()
-        validation = validate_text(written, str(out_path), limits=validate_limits)
-        sw.lap("validate")
+        with meter:
+            meter.stage = "validate"
+            sw.start()
+            validation = validate_text(written, str(out_path), limits=validate_limits)
+            sw.lap("validate")
+        gcs.append(meter.by_stage)
         if validation.diagnostics and i == 0 and _too_large(validation.diagnostics, len(written)):
             # `taskplan validate` refuses the file compile wrote (over the size limit): a
             # finding in its own right; time validation anyway, with the limit raised.
@@ -315,14 +354,25 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
         "compile+validate": total(ALL_STAGES),
     }
     result["runs"] = [{s: list(v) for s, v in r.items()} for r in runs]
+    zero = {"cpu": 0.0, "collections": 0, "full": 0}
+    result["gc"] = {  # the mean over the runs, per stage
+        s: {k: sum(g.get(s, zero)[k] for g in gcs) / len(gcs) for k in zero} for s in ALL_STAGES
+    }
 
     # The floor: reading the plan and writing the output YAML, nothing else.
     read = best_of(lambda: read_document(data, args.plan, Diagnostics()), args.repeat, gc.collect)
     write = best_of(lambda: emit_yaml(out), args.repeat, gc.collect)
+    from taskplan.source.read import WORKFLOW_CODES
+
+    written = out_path.read_bytes()
+    read_out = best_of(lambda: read_document(written, str(out_path), Diagnostics(), codes=WORKFLOW_CODES,
+                                             limits=validate_limits), args.repeat, gc.collect)
     result["floor"] = {
         "read": read,
         "emit": write,
         "total": {"wall": read["wall"] + write["wall"], "cpu": read["cpu"] + write["cpu"]},
+        "read_output": read_out,
+        "total_with_output_read": {k: read[k] + write[k] + read_out[k] for k in ("wall", "cpu")},
     }
 
     # The API itself on the same bytes (catalog preloaded): the mirror must add up.
@@ -374,13 +424,19 @@ def worker_profile(args: argparse.Namespace) -> dict[str, Any]:
     clear_document_caches()
     gc.collect()
 
+    # The cyclic collector's share per stage: cProfile books a collection to whatever
+    # function allocated the object that triggered it.
+    meter = GcMeter()
+    meter.stage = ALL_STAGES[0]
     profiles: dict[str, cProfile.Profile] = {}
     current = [cProfile.Profile()]
+    meter.__enter__()
     current[0].enable()
 
     def lap(stage: str) -> None:
         current[0].disable()
         profiles[stage] = current[0]
+        meter.stage = ALL_STAGES[ALL_STAGES.index(stage) + 1]
         current[0] = cProfile.Profile()
         current[0].enable()
 
@@ -391,6 +447,7 @@ def worker_profile(args: argparse.Namespace) -> dict[str, Any]:
     prof.enable()
     validate_text(text.encode("utf-8"), "out.workflow.yaml")
     prof.disable()
+    meter.__exit__()
     profiles["validate"] = prof
 
     import taskplan
@@ -406,6 +463,7 @@ def worker_profile(args: argparse.Namespace) -> dict[str, Any]:
         rows.sort(key=lambda r: -r[0])
         out["stages"][stage] = {
             "total": total,
+            "gc": meter.by_stage.get(stage, {"cpu": 0.0, "collections": 0, "full": 0}),
             "top": [{"tottime": tt, "cumtime": ct, "calls": nc, "function": where} for tt, ct, nc, where in rows[: args.top]],
         }
     return out
@@ -854,10 +912,16 @@ def print_report(report: dict[str, Any]) -> None:
         row("floor: read_document", lambda r: r["floor"]["read"])
         row("floor: emit_yaml", lambda r: r["floor"]["emit"])
         row("floor (read + write)", lambda r: r["floor"]["total"])
+        row("floor: read the output YAML", lambda r: r["floor"]["read_output"])
+        row("(c + v) / (floor + that read)",
+            lambda r: {k: r["totals"]["compile+validate"][k] / r["floor"]["total_with_output_read"][k] for k in ("cpu", "wall")})
         row("(compile + validate) / floor",
             lambda r: {k: r["totals"]["compile+validate"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
         row("compile / floor",
             lambda r: {k: r["totals"]["compile"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
+        line("cyclic GC in c + v (CPU, mean)", lambda r: f"{sum(g['cpu'] for g in r['gc'].values()):.3f}")
+        line("  collections (full ones)", lambda r: f"{sum(g['collections'] for g in r['gc'].values()):.0f} "
+             f"({sum(g['full'] for g in r['gc'].values()):.0f})")
         line("peak memory growth (MB)", lambda r: f"{r['memory']['delta_mb']:.0f}")
         line("peak RSS, whole worker (MB)", lambda r: f"{r['process']['maxrss_mb']:.0f}")
         line("us CPU per task (c + v)", lambda r: f"{r['totals']['compile+validate']['cpu'] / r['tasks'] * 1e6:.0f}")
@@ -868,6 +932,11 @@ def print_report(report: dict[str, Any]) -> None:
             print(f"{'  ' + stage:<30}" + "".join(
                 f"{100 * r['stages'][stage]['cpu'] / max(1e-12, sum(r['stages'][s]['cpu'] for s in ALL_STAGES)):>16.1f}"
                 for r in sizes))
+
+        print("\ncyclic GC CPU time per pass, mean of the runs (s)")
+        print(f"{'':<30}" + "".join(f"{r['n']:>16,}" for r in sizes))
+        for stage in ALL_STAGES:
+            print(f"{'  ' + stage:<30}" + "".join(f"{r['gc'][stage]['cpu']:>16.3f}" for r in sizes))
 
         for r in sizes:
             if r.get("validate_refused"):
@@ -922,9 +991,12 @@ def print_report(report: dict[str, Any]) -> None:
     prof = report.get("profile")
     if prof:
         print(f"\nprofile of one compile + validate of {prof['n']:,} tasks (cProfile, per pass, by tottime)")
+        print("    tottime cumtime     calls  function")
         for stage in ALL_STAGES:
             sp = prof["stages"][stage]
-            print(f"  {stage}: {sp['total']:.3f} s under the profiler")
+            g = sp.get("gc") or {}
+            print(f"  {stage}: {sp['total']:.3f} s under the profiler; cyclic GC {g.get('cpu', 0):.3f} s CPU in "
+                  f"{g.get('collections', 0)} collections ({g.get('full', 0)} full)")
             for f in sp["top"]:
                 print(f"    {f['tottime']:7.3f} {f['cumtime']:7.3f} {f['calls']:>9,}  {f['function']}")
 
