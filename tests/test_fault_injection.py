@@ -81,9 +81,10 @@ def test_every_code_has_an_operator():
 
 
 def test_every_operator_applies_somewhere_and_is_documented():
+    applied = {param.values[0].id for param in CASES}
     for op in faults.OPERATORS:
         assert op.doc, f"{op.id} has no docstring"
-        assert faults.cases(op, 1), f"{op.id} applies to no seed"
+        assert op.id in applied, f"{op.id} applies to no seed"
 
 
 @pytest.mark.parametrize("seed", plan_seeds(), ids=lambda s: s.name)

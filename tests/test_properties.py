@@ -138,7 +138,7 @@ def test_structure_aware_mutations_never_break_the_properties(data, seed, fmt):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.sampled_from(["yaml", "json"]))
 def test_generated_valid_plans_check_clean_compile_validate_and_are_deterministic(data, fmt):
-    text, display = generated(DrawRng(data), fmt)
-    verdict = check_properties(text, display)
+    text, display, catalogs = generated(DrawRng(data), fmt)
+    verdict = check_properties(text, display, catalogs)
     assert verdict.clean, (verdict.codes, text.decode())
     assert verdict.compiled and not verdict.problems, (verdict.problems, text.decode())

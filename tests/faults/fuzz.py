@@ -3,8 +3,8 @@ budget) and benchmarks/fuzz_long.py (a seeded loop, as long as you like):
 
 - `mutate`: structure-aware mutations of a valid plan (drop, swap, retype, rename,
   duplicate, deep-nest a field, a value or a task);
-- `generate`: a random plan that is valid by construction (every task kind but
-  operations, groups and calls, choices, cleanup, captures, predicates);
+- `generate`: a random plan that is valid by construction (every task kind, operations
+  of two fixture catalogs, groups and calls, choices, cleanup, captures, predicates);
 - `check_properties`: checking never raises, never reports COMPILER_INTERNAL, exits
   0 or 1, and every location lies inside its file; a plan that checks clean compiles
   (with auto), its output validates (read back from its text), and compiling twice
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,15 +239,85 @@ class _Gen:
     counter: int = 0
     groups: list[dict] = field(default_factory=list)
     choices: list[dict] = field(default_factory=list)
+    operations: list[dict] = field(default_factory=list)
+    """Catalog operations the generator may call (see `_eligible_operations`)."""
 
     def new_id(self, prefix: str = "t") -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
 
-def generate(rng: Any) -> dict:
-    """A random plan, valid by construction (no operation tasks: no catalog needed)."""
+GENERATOR_CATALOGS = ("fixtures/catalogs/review.catalog.yaml", "fixtures/catalogs/ops.catalog.yaml")
+"""The catalogs generated plans call operations from."""
+
+_PLAIN = {"string", "integer", "number", "boolean"}
+
+
+def _plain_kind(schema: Any) -> str | None:
+    """The kind of a schema a literal or a read can satisfy without guessing: a plain
+    type without enum, pattern, bounds or format."""
+    if not isinstance(schema, dict) or set(schema) - {"type", "description"}:
+        return None
+    t = schema.get("type")
+    return t if isinstance(t, str) and t in _PLAIN else None
+
+
+def _eligible_operations() -> list[dict]:
+    """Operations of GENERATOR_CATALOGS that consume no artifact and whose required,
+    non-fixed inputs are all plain (or enums of strings): each with its reference
+    (pinned when the ID has several versions), its inputs and its readable ports."""
+    from .seeds import read_tree
+
+    out = []
+    for path in GENERATOR_CATALOGS:
+        catalog = read_tree(ROOT / path, catalog=True)
+        ops = [op for source in seq(catalog, "sources") for op in seq(source, "operations")]
+        ids = Counter(op["id"] for op in ops)
+        for op in ops:
+            if (op.get("artifacts") or {}).get("consumes"):
+                continue
+            schema = op.get("input") or {}
+            if schema.get("type") != "object":
+                continue
+            fixed = set(op.get("fixed") or {})
+            inputs = []
+            for name in schema.get("required") or []:
+                if name in fixed:
+                    continue
+                prop = (schema.get("properties") or {}).get(name)
+                kind = _plain_kind(prop)
+                if kind is None and isinstance(prop, dict) and prop.get("type") == "string" and prop.get("enum") \
+                        and set(prop) <= {"type", "enum", "description"}:
+                    kind = "enum:" + str(prop["enum"][0])
+                if kind is None:
+                    break
+                inputs.append((name, kind))
+            else:
+                output = op.get("output")
+                ports = []
+                if isinstance(output, dict):
+                    required = set(output.get("required") or [])
+                    for name, prop in (output.get("properties") or {}).items():
+                        kind = _plain_kind(prop)
+                        if kind is not None and name in required:
+                            ports.append((name, kind))
+                ref = f"{op['id']}@{op['version']}" if ids[op["id"]] > 1 else op["id"]
+                out.append({"ref": ref, "inputs": inputs, "ports": ports})
+    return out
+
+
+_OPERATIONS: list[dict] | None = None
+
+
+def generate(rng: Any, *, operations: bool = False) -> dict:
+    """A random plan, valid by construction; with `operations`, it also calls operations
+    of GENERATOR_CATALOGS (check it against them)."""
+    global _OPERATIONS
     g = _Gen(rng)
+    if operations:
+        if _OPERATIONS is None:
+            _OPERATIONS = _eligible_operations()
+        g.operations = _OPERATIONS
     plan: dict = {"version": 1, "name": "generated"}
     inputs = []
     readables: list[_Readable] = []
@@ -288,6 +359,7 @@ def _literal(kind: str) -> dict:
     return {
         "string": {"kind": "string", "text": "text"},
         "number": {"kind": "number", "number": 3},
+        "integer": {"kind": "number", "number": 4},
         "boolean": {"kind": "boolean", "boolean": True},
         "array": {"kind": "array", "items": [{"kind": "string", "text": "x"}]},
         "object": {"kind": "object", "members": [{"name": "a", "value": {"kind": "number", "number": 1}}]},
@@ -297,12 +369,12 @@ def _literal(kind: str) -> dict:
 def _value(g: _Gen, readables: list[_Readable], kind: str | None = None) -> dict:
     """A value of `kind` (any kind when None) from what is readable, or a literal."""
     rng = g.rng
-    pool = [r for r in readables if kind is None or r.kind == kind]
+    pool = [r for r in readables if kind is None or r.kind == kind or (kind == "number" and r.kind == "integer")]
     roll = rng.random()
     if pool and roll < 0.5:
         return copy.deepcopy(rng.choice(pool).value)
     if kind == "boolean" and roll < 0.8:
-        nums = [r for r in readables if r.kind == "number"]
+        nums = [r for r in readables if r.kind in ("number", "integer")]
         strs = [r for r in readables if r.kind == "string" and r.value.get("kind") == "input"]
         if nums and rng.random() < 0.5:
             return {"kind": "predicate", "predicate": rng.choice(["less", "greater_equal", "not_equal"]),
@@ -331,7 +403,7 @@ def _scope(g: _Gen, readables: list[_Readable], depth: int, item: bool) -> dict:
     rng = g.rng
     visible = list(readables)
     if item:
-        visible.append(_Readable({"kind": "index"}, "number"))
+        visible.append(_Readable({"kind": "index"}, "integer"))
         visible.append(_Readable({"kind": "item"}, "string"))
     out_tasks = []
     ids = []
@@ -365,6 +437,8 @@ def _exports(scope: dict, readables_before: list[_Readable], task_id: str, all_r
 def _task(g: _Gen, visible: list[_Readable], depth: int) -> tuple[dict, list[_Readable]]:
     rng = g.rng
     kinds = ["value", "value", "transform"] + (["sequence", "conditional", "foreach", "parallel"] if depth < 3 else [])
+    if g.operations:
+        kinds += ["operation", "operation"]
     if g.groups and depth > 0 or (g.groups and rng.random() < 0.5):
         kinds.append("call")
     kind = rng.choice(kinds)
@@ -383,7 +457,7 @@ def _task(g: _Gen, visible: list[_Readable], depth: int) -> tuple[dict, list[_Re
         task["resultType"] = {"kind": "object", "fields": [{"name": "summary", "type": {"kind": "string"}},
                                                             {"name": "score", "type": {"kind": "integer"}}]}
         ports += [_Readable({"kind": "output", "source": tid, "port": "summary"}, "string"),
-                  _Readable({"kind": "output", "source": tid, "port": "score"}, "number")]
+                  _Readable({"kind": "output", "source": tid, "port": "score"}, "integer")]
     elif kind == "sequence":
         task["body"] = _scope(g, visible, depth + 1, item=False)
         ports += _exports(task["body"], visible, tid, visible + _body_readables(task["body"], visible))
@@ -424,6 +498,20 @@ def _task(g: _Gen, visible: list[_Readable], depth: int) -> tuple[dict, list[_Re
             ports += _exports(branch, visible, tid, visible + _body_readables(branch, visible))
         task["branches"] = branches
         task["maxConcurrency"] = rng.randint(1, 4)
+    elif kind == "operation":
+        op = rng.choice(g.operations)
+        task["operation"] = op["ref"]
+        bindings = []
+        for name, want in op["inputs"]:
+            if want.startswith("enum:"):
+                value: dict = {"kind": "string", "text": want[5:]}
+            else:
+                value = _value(g, visible, want) if want != "boolean" or rng.random() < 0.5 else _literal("boolean")
+                if want == "integer" and value.get("kind") not in ("output", "index"):
+                    value = {"kind": "number", "number": rng.randint(1, 50)}
+            bindings.append({"name": name, "value": value})
+        task["inputs"] = bindings
+        ports += [_Readable({"kind": "output", "source": tid, "port": name}, kind) for name, kind in op["ports"]]
     elif kind == "call":
         group = rng.choice(g.groups)
         task["group"] = group["id"]
@@ -445,7 +533,7 @@ def _body_readables(scope: dict, outer: list[_Readable]) -> list[_Readable]:
                 out.append(_Readable({"kind": "output", "source": t["id"], "port": o["name"]}, _kind_of(o["value"], outer)))
         elif t.get("kind") == "transform":
             out += [_Readable({"kind": "output", "source": t["id"], "port": "summary"}, "string"),
-                    _Readable({"kind": "output", "source": t["id"], "port": "score"}, "number")]
+                    _Readable({"kind": "output", "source": t["id"], "port": "score"}, "integer")]
     return out
 
 
@@ -488,6 +576,10 @@ def check_properties(data: bytes, display: str, catalogs: tuple[str, ...] = ()) 
         if not result.ok:
             return verdict
         compiled = compile_plan(display, catalogs=loaded, text=data, auto=True)
+        undecidable = {c.pointer for c in result.plan.choices if getattr(c.model, "recommended", None) is None}
+        if compiled.diagnostics and all(d.code == "CHOICE_REQUIRED" and d.location.pointer in undecidable
+                                        for d in compiled.diagnostics):
+            return verdict  # auto takes recommendations; a choice without one needs --choose (by design)
         if compiled.exit_code != 0 or compiled.yaml is None:
             problems.append("checks clean but does not compile: "
                             + "; ".join(f"{d.code} {d.location.pointer}: {d.message}" for d in compiled.diagnostics))
@@ -513,8 +605,10 @@ def mutant(seed: PlanSeed, rng: Any, fmt: str | None = None) -> tuple[bytes, str
     return dump(tree, fmt), display, tuple(str(p.relative_to(ROOT)) for p in seed.catalogs), log
 
 
-def generated(rng: Any, fmt: str = "yaml") -> tuple[bytes, str]:
-    return dump(generate(rng), fmt), f"generated.taskplan.{fmt}"
+def generated(rng: Any, fmt: str = "yaml", *, operations: bool = True) -> tuple[bytes, str, tuple[str, ...]]:
+    """A generated plan: (bytes, display path, catalogs to check it against)."""
+    tree = generate(rng, operations=operations)
+    return dump(tree, fmt), f"generated.taskplan.{fmt}", GENERATOR_CATALOGS if operations else ()
 
 
 __all__ = ["DrawRng", "Verdict", "check_properties", "generate", "generated", "mutant", "mutate", "join", "seq"]
