@@ -124,6 +124,13 @@ def test_one_task_edit_renames_nothing_else(data):
         affected = _descendants(task)
         if kind == "remove":
             scope[key] = [t for t in scope[key] if t is not task]
+            if task.get("kind") == "call" and not any(
+                t.get("kind") == "call" and t.get("group") == task.get("group") for _, _, t in _tasks(mutated)
+            ):
+                # Its group's last call: the group (a group nobody calls compiles to nothing) goes too.
+                for g in mutated.get("groups") or []:
+                    if g.get("id") == task.get("group"):
+                        affected |= {g["id"]} | _descendants({"id": g["id"], "body": g.get("body")})
         else:
             strings = _strings(task)
             assume(strings)
