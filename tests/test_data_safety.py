@@ -301,3 +301,18 @@ def test_impossible_output_paths_are_exit_2(tmp_path, make):
     code, _, stderr = compile_(out)
     assert code == 2 and "cannot write" in stderr
     assert listing(tmp_path) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX named pipes")
+def test_check_against_a_named_pipe_does_not_hang_or_write(out_dir):
+    """`--check` reads OUT: a named pipe there (no writer) must not block the compiler."""
+    fifo = out_dir / "pipe.yaml"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "taskplan", "compile", str(PLAN), "--catalog", str(CATALOG), "--auto", "-o", str(fifo),
+         "--check"],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert done.returncode in (1, 2), done.stderr.decode()
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert sorted(p.name for p in out_dir.iterdir()) == ["pipe.yaml"]

@@ -150,8 +150,10 @@ def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: b
 
 
 def _check(text: str, output: str, plan: str, status_to_stderr: bool) -> int:
+    from taskplan.source.read import nonblocking_opener
+
     try:
-        with open(output, encoding="utf-8") as handle:
+        with open(output, encoding="utf-8", opener=nonblocking_opener) as handle:  # a named pipe never blocks
             current = handle.read()
     except FileNotFoundError:
         write(f"error: {output} does not exist: compile it with `taskplan compile {plan} -o {output}`\n", err=True)

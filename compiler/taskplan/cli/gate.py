@@ -214,8 +214,10 @@ def _count(n: int, noun: str) -> str:
 
 def _read_committed(path: str) -> tuple[str | None, str]:
     """The committed workflow's text (None when missing or unreadable) and why not."""
+    from taskplan.source.read import nonblocking_opener
+
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", opener=nonblocking_opener) as handle:  # a named pipe never blocks
             return handle.read(), ""
     except FileNotFoundError:
         return None, ""
