@@ -75,7 +75,12 @@ def make_case(seed: str, kind: str, i: int):
 def run_case(seed: str, kind: str, i: int, hang: int) -> dict:
     from tests.faults.fuzz import check_properties
 
-    data, display, catalogs, what = make_case(seed, kind, i)
+    try:
+        data, display, catalogs, what = make_case(seed, kind, i)
+    except Exception:  # noqa: BLE001 - a bug of the harness: reported, and the run goes on
+        return {"kind": kind, "i": i, "what": "(could not be made)", "display": "case.yaml", "clean": False,
+                "compiled": False, "seconds": 0.0, "data": b"",
+                "problems": ["harness: making the case raised: " + traceback.format_exc(limit=4)]}
     out = {"kind": kind, "i": i, "what": what, "display": display, "problems": [], "clean": False, "compiled": False}
     started = time.perf_counter()
     signal.signal(signal.SIGALRM, _on_alarm)
@@ -101,12 +106,17 @@ def run_case(seed: str, kind: str, i: int, hang: int) -> dict:
 
 def _worker(args) -> None:
     seed, start, step, deadline, hang, queue = args
+    # Mutations nest documents a thousand levels deep: the serializer and the property
+    # runner recurse (the compiler itself refuses past 256 levels without recursing).
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     i = start
-    while time.time() < deadline:
-        kind = KINDS[i % len(KINDS)]
-        queue.put(run_case(seed, kind, i, hang))
-        i += step
-    queue.put(None)
+    try:
+        while time.time() < deadline:
+            kind = KINDS[i % len(KINDS)]
+            queue.put(run_case(seed, kind, i, hang))
+            i += step
+    finally:
+        queue.put(None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.replay:
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
         kind, _, i = args.replay.partition(":")
         data, display, catalogs, what = make_case(args.seed, kind, int(i))
         print(f"# {kind}:{i} (seed {args.seed}): {what}\n# {display}, catalogs: {', '.join(catalogs) or 'none'}")
@@ -146,7 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     last_report = started
     print(f"fuzzing for {args.minutes:g} min, seed {args.seed}, {args.workers} worker(s)", flush=True)
     while done < len(workers):
-        item = queue.get()
+        try:
+            item = queue.get(timeout=args.hang + 60)
+        except Exception:  # noqa: BLE001 - queue.Empty: a worker died without a word
+            if not any(w.is_alive() for w in workers):
+                print("every worker has stopped", flush=True)
+                break
+            continue
         if item is None:
             done += 1
             continue

@@ -105,8 +105,12 @@ def test_seeds_written_back_read_the_same_and_check_clean(seed, fmt):
     assert result.ok, [d.message for d in result.diagnostics]
 
 
-def test_there_are_workflow_seeds():
+def test_the_workflow_seeds_validate_clean():
+    from taskplan.passes.validate import validate_text
+
     assert len(workflow_seeds()) >= 2
+    for seed in workflow_seeds():
+        assert validate_text(seed.path.read_bytes(), seed.display).diagnostics == [], seed.display
 
 
 # ------------------------------------------------------------------ COMPILER_INTERNAL

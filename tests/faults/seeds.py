@@ -4,8 +4,8 @@ fixtures and the compile snapshots), and one project configuration."""
 
 from __future__ import annotations
 
-import copy
 import functools
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,11 @@ def read_tree(path: Path, *, workflow: bool = False, catalog: bool = False) -> A
     return document.tree
 
 
+def _copy(tree: Any) -> Any:
+    """A deep copy of a plain tree (pickle: several times faster than copy.deepcopy)."""
+    return pickle.loads(pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
+
+
 @dataclass
 class PlanSeed:
     name: str
@@ -46,7 +51,7 @@ class PlanSeed:
         """A fresh deep copy of the plan's tree (operators mutate it)."""
         if self._tree is None:
             self._tree = read_tree(self.path)
-        return copy.deepcopy(self._tree)
+        return _copy(self._tree)
 
     def catalog_trees(self) -> list[Any]:
         """The catalogs' trees (read only: operators must not mutate them)."""
@@ -75,7 +80,7 @@ class DocSeed:
     def tree(self) -> Any:
         if self._tree is None:
             self._tree = read_tree(self.path, workflow=self.kind == "workflow", catalog=self.kind == "catalog")
-        return copy.deepcopy(self._tree)
+        return _copy(self._tree)
 
 
 @functools.cache
@@ -105,15 +110,11 @@ def catalog_seeds() -> tuple[DocSeed, ...]:
 
 @functools.cache
 def workflow_seeds() -> tuple[DocSeed, ...]:
-    """The tracked valid workflows and every compile snapshot that validates clean
-    (snapshots belong to tests/test_snapshots.py, which judges them)."""
-    from taskplan.passes.validate import validate_text
-
+    """The tracked valid workflows and the compile snapshots (which validate clean:
+    tests/test_snapshots.py and tests/test_fault_injection.py check it)."""
     paths = sorted((FIXTURES / "workflows" / "valid").glob("*.workflow.yaml")) + sorted(SNAPSHOTS.glob("*.yaml"))
     out = []
     for p in paths:
-        if validate_text(p.read_bytes(), str(p)).diagnostics:
-            continue
         name = p.name.split("[", 1)[-1].split("]", 1)[0] if "[" in p.name else p.name.split(".")[0]
         out.append(DocSeed(f"{'snapshot' if '[' in p.name else 'workflow'}:{name}", p, "workflow"))
     return tuple(out)

@@ -6,7 +6,8 @@ the fault operators need and no real serializer offers:
 - `Pairs([(key, value), ...])`: a mapping that may name a key twice.
 
 Strings are always written as JSON double-quoted scalars (valid YAML, never read as
-another type); keys are plain when they are simple words, quoted otherwise. What the
+another type); keys are plain when they are simple words, quoted otherwise; a small
+collection goes on one line in flow style (as JSON), larger ones in block style. What the
 taskplan readers read back from the output is the tree (tests/test_fault_injection.py
 checks it on every seed).
 """
@@ -30,8 +31,11 @@ class Raw:
         return self.text if isinstance(self.text, bytes) else self.text.encode("utf-8")
 
 
-class Pairs(list):
+class Pairs:
     """A mapping as a list of (key, value) pairs: a key may appear twice."""
+
+    def __init__(self, pairs):
+        self.pairs = list(pairs)
 
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
@@ -39,10 +43,13 @@ _NOT_PLAIN = {"null", "Null", "NULL", "true", "True", "TRUE", "false", "False", 
               "on", "off", "Y", "N"}
 
 
+_quote = json.encoder.encode_basestring_ascii  # a JSON string: also a YAML double-quoted scalar
+
+
 def _key(key: str) -> bytes:
     if _PLAIN_KEY.match(key) and key not in _NOT_PLAIN:
         return key.encode("utf-8")
-    return json.dumps(key).encode("utf-8")
+    return _quote(key).encode("utf-8")
 
 
 def _scalar(value: Any, *, yaml: bool) -> bytes:
@@ -65,12 +72,12 @@ def _scalar(value: Any, *, yaml: bool) -> bytes:
             return b"Infinity" if value > 0 else b"-Infinity"
         return repr(value).encode("ascii")
     if isinstance(value, str):
-        return json.dumps(value).encode("utf-8")
+        return _quote(value).encode("utf-8")
     raise TypeError(f"not a scalar: {value!r}")
 
 
 def _items(node: Any) -> list[tuple[str, Any]]:
-    return list(node) if isinstance(node, Pairs) else list(node.items())
+    return node.pairs if isinstance(node, Pairs) else list(node.items())
 
 
 def _is_map(node: Any) -> bool:
@@ -130,6 +137,36 @@ def _flow(node: Any) -> bytes:
     return _scalar(node, yaml=True)
 
 
+_FLOW_WIDTH = 100
+_as_json = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(", ", ": ")).encode
+
+
+def _short_flow(node: Any) -> bytes | None:
+    """A small plain collection as one flow-style line (JSON, which YAML reads the same),
+    or None (too long, or holding a Raw, Pairs, NaN or an infinity)."""
+    stack, budget = [node], 16  # larger collections are never one line: do not encode them
+    while stack:
+        n = stack.pop()
+        budget -= 1
+        if budget < 0:
+            return None
+        t = type(n)
+        if t is dict:
+            stack.extend(n.values())
+        elif t is list:
+            stack.extend(n)
+        elif t is str:
+            if len(n) > _FLOW_WIDTH:
+                return None
+        elif t is Raw or t is Pairs:
+            return None
+    try:
+        text = _as_json(node)
+    except (TypeError, ValueError):
+        return None
+    return text.encode("ascii") if len(text) <= _FLOW_WIDTH else None
+
+
 def _block(node: Any) -> bool:
     return (_is_map(node) and bool(_items(node))) or (isinstance(node, list) and bool(node))
 
@@ -138,7 +175,10 @@ def _yaml_map(node: Any, out: list[bytes], indent: int, first_prefix: bytes | No
     pad = b"  " * indent
     for i, (key, value) in enumerate(_items(node)):
         prefix = first_prefix if (i == 0 and first_prefix is not None) else pad
-        if _block(value):
+        flow = _short_flow(value) if _block(value) else None
+        if flow is not None:
+            out.append(prefix + _key(key) + b": " + flow + b"\n")
+        elif _block(value):
             out.append(prefix + _key(key) + b":\n")
             if _is_map(value):
                 _yaml_map(value, out, indent + 1)
@@ -151,7 +191,10 @@ def _yaml_map(node: Any, out: list[bytes], indent: int, first_prefix: bytes | No
 def _yaml_seq(node: list, out: list[bytes], indent: int) -> None:
     pad = b"  " * indent
     for value in node:
-        if _is_map(value) and _items(value):
+        flow = _short_flow(value) if _block(value) else None
+        if flow is not None:
+            out.append(pad + b"- " + flow + b"\n")
+        elif _is_map(value) and _items(value):
             _yaml_map(value, out, indent + 1, first_prefix=pad + b"- ")
         elif isinstance(value, list) and value:
             out.append(pad + b"-\n")
@@ -161,5 +204,13 @@ def _yaml_seq(node: list, out: list[bytes], indent: int) -> None:
 
 
 def dump(tree: Any, fmt: str) -> bytes:
-    """The tree as `fmt` ("yaml" or "json") bytes."""
-    return to_json(tree) if fmt == "json" else to_yaml(tree)
+    """The tree as `fmt` ("yaml" or "json") bytes. Recursive: documents a thousand levels
+    deep (deep-nest mutations) get a higher recursion limit while they are written."""
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return to_json(tree) if fmt == "json" else to_yaml(tree)
+    finally:
+        sys.setrecursionlimit(limit)
