@@ -531,26 +531,55 @@ def worker_many(args: argparse.Namespace) -> dict[str, Any]:
 # ------------------------------------------------------------ the harness
 
 
+LAUNCHER = """
+import json, os, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(cmd[0], cmd)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+with open(out, "w") as f:
+    json.dump({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss": ru.ru_maxrss,
+               "code": os.waitstatus_to_exitcode(status)}, f)
+"""
+"""Runs a command and reports its rusage. A child's ru_maxrss starts at the resident set
+of the process that forked it (Linux keeps the high-water mark across exec), so the
+harness, which holds large generated plans, forks this small launcher (python -I -S),
+and the launcher forks the command."""
+
+
 def run_process(cmd: list[str], *, stdout: Any = subprocess.DEVNULL, stderr: Any = subprocess.PIPE,
                 cwd: str | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
     """Run `cmd` to completion: exit code, wall time, CPU time (user + system) and peak
-    resident set of that process and its children (os.wait4)."""
+    resident set of that process and its children (os.wait4 in LAUNCHER)."""
     err_file = tempfile.TemporaryFile() if stderr is subprocess.PIPE else None
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=stdout, stderr=err_file if err_file else stderr, cwd=cwd, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
+        usage_path = handle.name
+    try:
+        launcher = subprocess.run([sys.executable, "-I", "-S", "-c", LAUNCHER, usage_path, *cmd], stdout=stdout,
+                                  stderr=err_file if err_file else stderr, cwd=cwd, env=env)
+        try:
+            with open(usage_path) as f:
+                usage = json.load(f)
+        except (OSError, ValueError):
+            usage = {"wall": float("nan"), "cpu": float("nan"), "maxrss": 0, "code": launcher.returncode or 1}
+    finally:
+        os.unlink(usage_path)
     err = b""
     if err_file:
         err_file.seek(0)
         err = err_file.read()
         err_file.close()
     return {
-        "code": proc.returncode,
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "maxrss_mb": maxrss_mb(usage),
+        "code": usage["code"],
+        "wall": usage["wall"],
+        "cpu": usage["cpu"],
+        "maxrss_mb": usage["maxrss"] / (1e6 if sys.platform == "darwin" else 1e3),
         "stderr": err.decode("utf-8", "replace"),
     }
 
@@ -993,7 +1022,7 @@ def print_report(report: dict[str, Any]) -> None:
                 print(f"  {label:<46} cpu {_s(x['cpu']):>8}  wall {_s(x['wall']):>8}")
         cp = report.get("compile_process")
         if cp:
-            label = f"taskplan compile, {cp['n']:,} tasks (catalog included)"
+            label = f"taskplan compile, {cp['n']:,} tasks (+ its catalog)"
             print(f"  {label:<46} cpu {_s(cp['cpu']):>8}  wall {_s(cp['wall']):>8}"
                   f"  (peak RSS {cp['maxrss_mb']:.0f} MB)")
         kfp = report.get("kfp")
