@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent)) if str(Path(__file__).resolve().parent) not in sys.path else None
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/faults, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 import faults  # noqa: E402
 from faults.core import catalog_set, run  # noqa: E402
 from faults.seeds import ROOT, plan_seeds, workflow_seeds  # noqa: E402

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent)) if str(Path(__file__).resolve().parent) not in sys.path else None
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/faults, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 from faults.core import location_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent)) if str(Path(__file__).resolve().parent) not in sys.path else None
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/faults, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 from faults.fuzz import check_properties  # noqa: E402
 
 # ------------------------------------------------------------------ regressions
