@@ -100,6 +100,10 @@ class CatalogDocument(CatalogNode):
     sources: list[SourceSpec] = Field(default_factory=list, description="The tool sources.")
 
 
+CATALOG_SCHEMA_ID = "urn:taskplan:schema:catalog:1"
+"""The catalog schema's `$id`: a URN, as the TaskPlan schemas' (the project has no URL)."""
+
+
 def catalog_json_schema() -> dict[str, Any]:
     """The JSON Schema of a catalog file (draft 2020-12), deterministic. The executor
     may be a bare string (its type) or an ExecutorSpec."""
@@ -108,7 +112,7 @@ def catalog_json_schema() -> dict[str, Any]:
     executor.pop("$ref", None)
     executor.pop("allOf", None)
     executor["anyOf"] = [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/ExecutorSpec"}]
-    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": CATALOG_SCHEMA_ID}
     out.update(schema)
     return out
 
