@@ -112,6 +112,9 @@ def catalog_json_schema() -> dict[str, Any]:
     executor.pop("$ref", None)
     executor.pop("allOf", None)
     executor["anyOf"] = [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/ExecutorSpec"}]
+    for body in [schema, *schema["$defs"].values()]:
+        for prop in body.get("properties", {}).values():
+            prop.pop("title", None)  # pydantic's "Version", "Kind", ...: editors would show them as the hover heading
     out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": CATALOG_SCHEMA_ID}
     out.update(schema)
     return out
