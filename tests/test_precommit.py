@@ -50,6 +50,8 @@ root:
 """
 
 CI_DOC = ROOT / "docs" / "ci.md"
+EXAMPLE_URL = "https://git.example.com/your-org/taskplan"
+"""docs/ci.md's example address of the taskplan repository (the tests use the snapshot)."""
 
 
 def doc_blocks(language: str) -> list[str]:
@@ -221,9 +223,9 @@ def _commit(repo: SimpleNamespace, message: str):
 def _config(hooks, *, write: bool = False) -> str:
     """docs/ci.md's .pre-commit-config.yaml, pointed at the hooks snapshot (and with the
     documented `args: [--write]` for taskplan-compile when `write`)."""
-    config = doc_block("yaml", "repos:")
-    assert config.count("<taskplan-repository-url>") == 1 and config.count("rev: v0.1.0") == 1
-    config = config.replace("<taskplan-repository-url>", hooks.repo.as_posix()).replace("v0.1.0", hooks.rev)
+    config = doc_block("yaml", "rev: v0.1.0")
+    assert config.count(EXAMPLE_URL) == 1 and config.count("rev: v0.1.0") == 1
+    config = config.replace(EXAMPLE_URL, hooks.repo.as_posix()).replace("v0.1.0", hooks.rev)
     if write:
         args = doc_block("yaml", "args: [--write]")
         assert args.startswith("      - id: taskplan-compile\n")
@@ -351,3 +353,39 @@ def test_try_repo_runs_the_published_hooks(scratch, hooks):
     assert re.search(r"taskplan check\.+Failed", output), output
     assert re.search(r"taskplan validate\.+Passed", output), output
     assert "--> plans/weekly.taskplan.yaml:6:" in output, output
+
+
+def test_the_documented_local_hooks_are_the_published_ones(scratch):
+    """docs/ci.md's `repo: local` form: the published hooks with `language: system`,
+    run by `pre-commit run` with the taskplan of this environment on PATH."""
+    published = {hook["id"]: hook for hook in _yaml_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    text = doc_block("yaml", "repo: local")
+    (repo,) = _yaml_load(text)["repos"]
+    assert repo["repo"] == "local" and "rev" not in repo
+    assert [hook["id"] for hook in repo["hooks"]] == list(published)
+    for hook in repo["hooks"]:
+        assert hook["language"] == "system", hook
+        for key in ("name", "entry", "files", "require_serial"):
+            assert hook[key] == published[hook["id"]][key], (hook["id"], key)
+
+    (scratch.root / ".pre-commit-config.yaml").write_text(text, encoding="utf-8")
+    env = dict(scratch.env, PATH=os.pathsep.join([str(Path(sys.executable).parent), scratch.env.get("PATH", "")]))
+    done = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], scratch.root, env)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    for name in ("taskplan check", "taskplan validate", r"taskplan compile \(stale workflows\)"):
+        assert re.search(name + r"\.+Passed", output), output
+
+    plan = scratch.root / "plans" / "weekly.taskplan.yaml"
+    plan.write_text(WEEKLY.replace("source: title,", "source: titel,"), encoding="utf-8")
+    done = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], scratch.root, env)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert re.search(r"taskplan check\.+Failed", output), output
+    assert "--> plans/weekly.taskplan.yaml:11:51" in output, output
+
+
+def _yaml_load(text: str):
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=False).load(text)
