@@ -8,7 +8,7 @@ one reviewable `.yaml` file per plan, through syrupy:
 ```python
 import pytest
 
-@pytest.mark.parametrize("plan", ["plans/triage.taskplan.yaml"])
+@pytest.mark.parametrize("plan", ["plans/triage.taskplan.yaml"], ids=["triage"])  # plain IDs: no `/`
 def test_workflow(taskplan_workflow, plan):
     taskplan_workflow(plan)
 ```
