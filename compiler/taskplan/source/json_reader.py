@@ -167,21 +167,28 @@ def _fast(text: str, ctx: "ReadContext") -> tuple[Any, Pos] | None:
         return None  # JSONDecodeError, a hook's refusal, an integer Python will not convert
     start = _WS(text, 0).end()
     end = len(text.rstrip(" \t\n\r"))
-    return tree, _lazy_pos(_Source(text, ctx), start, end)
+    return tree, _lazy_pos(_Source(text), start, end)
 
 
 class _Source:
     """What the lazy nodes of one document share: the text and (built when first
     needed) its line table."""
 
-    __slots__ = ("text", "ctx")
+    __slots__ = ("text", "_starts")
 
-    def __init__(self, text: str, ctx: "ReadContext"):
+    def __init__(self, text: str):
+        # Only the text: the source map outlives the read, and a reference from it to
+        # the read context (which reaches the document through its reporter) would make
+        # every document a reference cycle that only the cyclic collector can free.
         self.text = text
-        self.ctx = ctx
+        self._starts: list[int] | None = None
 
     def span(self, start: int, end: int) -> Span:
-        starts = self.ctx.lines.starts
+        starts = self._starts
+        if starts is None:
+            from taskplan.source.read import Lines  # read imports this module
+
+            starts = self._starts = Lines(self.text).starts
         last = len(starts) - 1  # starts[last] is the end of the text, not a line start
         line = bisect_right(starts, start, 0, last) - 1
         end_line = line if end < starts[line + 1] else bisect_right(starts, end, 0, last) - 1
