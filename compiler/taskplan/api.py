@@ -422,6 +422,8 @@ class _CompilePipeline(_Pipeline):
         self.stage = "emit"
         data = graph.to_data()
         text = emit_yaml(data)
+        if not self._fits(text, reporter):
+            return
 
         self.stage = "validate"
         # The compiler re-validates its own output: any finding is a compiler bug,
@@ -439,6 +441,26 @@ class _CompilePipeline(_Pipeline):
             return
         result.graph = graph
         result.yaml = text
+
+    def _fits(self, text: str, reporter: Reporter) -> bool:
+        """Whether the workflow is within max_workflow_bytes, the size `validate` reads
+        workflow files up to; else PLAN_LIMIT at the plan's tasks, and nothing is
+        written (the plan is too large to compile, not the compiler wrong)."""
+        limit = self.limits.max_workflow_bytes
+        if len(text) <= limit // 4:  # at most 4 bytes a character: no need to encode
+            return True
+        size = len(text.encode("utf-8"))
+        if size <= limit:
+            return True
+        reporter.report(
+            "PLAN_LIMIT",
+            "/root/tasks",
+            f"the plan compiles to a workflow of {size:,} bytes, more than the limit of {_bytes(limit)} "
+            "(the limit `max_workflow_bytes`, up to which `taskplan validate` reads workflows)",
+            key=True,
+            hint="split the plan, or raise Limits.max_workflow_bytes (for validate too)",
+        )
+        return False
 
     def _check_selections(self, typed: "TypedPlan") -> bool:
         choices = {c.id: c for c in typed.checked.choices}
@@ -469,6 +491,14 @@ class _CompilePipeline(_Pipeline):
         )
 
 
+def _bytes(n: int) -> str:
+    """`64 MiB`, `512 KiB`, or `1,000 bytes`."""
+    for unit, size in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n:,} bytes"
+
+
 # ------------------------------------------------------------------ validate
 
 
@@ -476,11 +506,14 @@ def validate_workflow(
     path: PathLike, *, limits: Limits = DEFAULT_LIMITS, text: bytes | None = None
 ) -> "ValidationResult":
     """Validate the workflow YAML at `path` (or `text`, shown as `path`): schema,
-    expressions, references and graph rules. A file that cannot be read at all
-    raises UnreadableInput (the CLI turns it into exit code 2)."""
+    expressions, references and graph rules. The file is read up to
+    `limits.max_workflow_bytes` (not max_bytes: a compiled workflow is larger than
+    its plan, and whatever compile writes validates). A file that cannot be read at
+    all raises UnreadableInput (the CLI turns it into exit code 2)."""
     from taskplan.passes.validate import validate_text
 
     display = os.fspath(path)
+    reading = limits.for_workflows()
     if text is None:
-        text = read_input(display, limits)
-    return validate_text(text, display, limits=limits)
+        text = read_input(display, reading)
+    return validate_text(text, display, limits=reading)

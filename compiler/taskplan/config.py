@@ -6,7 +6,7 @@ scattered in a pass (taskplan.md, Limits).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MIB = 1024 * 1024
 
@@ -16,7 +16,7 @@ class Limits:
     """Bounds enforced while reading and shaping a document."""
 
     max_bytes: int = 16 * MIB
-    """Largest document, in bytes, before decoding."""
+    """Largest document (a plan or a catalog), in bytes, before decoding."""
     max_depth: int = 256
     """Deepest nesting of mappings and sequences in one document."""
     max_tasks: int = 50_000
@@ -36,6 +36,16 @@ class Limits:
     workflow's steps are each one level deeper than the step that runs them."""
     max_expression_chars: int = 8192
     """Longest `${...}` expression in a workflow document."""
+    max_workflow_bytes: int = 64 * MIB
+    """Largest workflow document, in bytes: `validate` reads workflow files up to it (in
+    place of max_bytes), and `compile` refuses to write a workflow larger than it
+    (PLAN_LIMIT), so that validate accepts whatever compile writes. A plan of
+    max_tasks tasks compiles to about 30 MB (some 600 bytes a task)."""
+
+    def for_workflows(self) -> "Limits":
+        """These limits as a workflow document is read with: max_workflow_bytes in place
+        of max_bytes (a compiled workflow is larger than its plan)."""
+        return replace(self, max_bytes=self.max_workflow_bytes)
 
 
 DEFAULT_LIMITS = Limits()

@@ -2,7 +2,8 @@
 
 Validates workflow YAML (or JSON) files, the compiler's own output or files a
 person wrote, against the workflow dialect: schema, expressions, references and
-graph rules. Writes every file's diagnostics in one sorted output. The exit
+graph rules. A workflow file is read up to `Limits.max_workflow_bytes` (not the
+plan's max_bytes), so that whatever compile writes validates. Writes every file's diagnostics in one sorted output. The exit
 code is the worst of all files: 0 clean, 1 errors, 2 bad usage or an unreadable
 file, 3 a compiler failure.
 """
@@ -23,9 +24,8 @@ from taskplan.cli._common import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 @guard
 def validate(workflows: tuple[str, ...], fmt: str, color: str) -> int:
     """Validate workflow YAML files against the workflow dialect (schemas/workflow.schema.json)."""
-    from taskplan.api import UnreadableInput, internal_error, read_input
+    from taskplan.api import UnreadableInput, internal_error, validate_workflow
     from taskplan.diagnostics import Diagnostics
-    from taskplan.passes.validate import validate_text
 
     sink = Diagnostics()
     documents = {}
@@ -39,18 +39,17 @@ def validate(workflows: tuple[str, ...], fmt: str, color: str) -> int:
             continue
         seen.add(display)
         try:
-            data = read_input(display)
+            result = validate_workflow(display)
         except UnreadableInput as exc:
             unreadable.append(exc)
             exit_code = max(exit_code, EXIT_USAGE)
             continue
-        checked += 1
-        try:
-            result = validate_text(data, display)
         except Exception as exc:  # noqa: BLE001 - a bug of ours, reported as such
+            checked += 1
             sink.add(internal_error(display, "validate", exc))
             exit_code = EXIT_INTERNAL
             continue
+        checked += 1
         documents[display] = result.document
         sink.extend(result.diagnostics)
         if result.errors:
