@@ -458,7 +458,8 @@ class _CompilePipeline(_Pipeline):
             f"the plan compiles to a workflow of {size:,} bytes, more than the limit of {_bytes(limit)} "
             "(the limit `max_workflow_bytes`, up to which `taskplan validate` reads workflows)",
             key=True,
-            hint="split the plan, or raise Limits.max_workflow_bytes (for validate too)",
+            hint="split the plan, or raise max-workflow-bytes in [tool.taskplan.limits] "
+            "(validate reads the same setting)",
         )
         return False
 

@@ -43,6 +43,7 @@ __all__ = [
     "emit",
     "format_option",
     "guard",
+    "ignore_option",
     "renderer",
     "report_unreadable",
     "use_color",
@@ -85,6 +86,30 @@ def color_option() -> Callable:
         default="auto",
         show_default=True,
         help="Colour the text output: auto = only on a terminal and when NO_COLOR is not set.",
+    )
+
+
+def ignore_option() -> Callable:
+    """`--ignore CODE` (repeatable), stored as `ignore`: warning codes to silence, added to
+    `ignore` of [tool.taskplan]. An unknown code or an error's code is bad usage."""
+
+    def check(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+        from taskplan.project import ignore_problem
+
+        for code in values:
+            problem = ignore_problem(code)
+            if problem is not None:
+                message, hint = problem
+                raise click.BadParameter(message + (f" ({hint})" if hint else ""), ctx=ctx, param=param)
+        return values
+
+    return click.option(
+        "--ignore",
+        "ignore",
+        multiple=True,
+        metavar="CODE",
+        callback=check,
+        help="Silence a warning code (repeatable; adds to `ignore` of [tool.taskplan]). Errors cannot be silenced.",
     )
 
 

@@ -1,9 +1,10 @@
-"""`taskplan check PLAN... [--catalog FILE]... [--format text|json]`.
+"""`taskplan check PLAN... [--catalog FILE]... [--ignore CODE]... [--format text|json]`.
 
 Checks every plan (as pre-commit passes them: many files in one run) against
 the catalogs (`--catalog`, else `[tool.taskplan] catalogs` of the nearest
-pyproject.toml; loaded once) and writes all diagnostics of plans, catalogs and
-configuration in one sorted output. The exit code is the worst of all: 0 clean
+pyproject.toml; loaded once), with the configured `limits`, and writes all
+diagnostics of plans, catalogs and configuration in one sorted output (without
+the silenced warnings: `ignore` and `--ignore`). The exit code is the worst of all: 0 clean
 (warnings allowed), 1 errors, 2 bad usage or an unreadable file, 3 a compiler
 failure.
 """
@@ -13,7 +14,16 @@ from __future__ import annotations
 import click
 
 from taskplan import api
-from taskplan.cli._common import EXIT_ERRORS, EXIT_OK, color_option, emit, format_option, guard, report_unreadable
+from taskplan.cli._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    color_option,
+    emit,
+    format_option,
+    guard,
+    ignore_option,
+    report_unreadable,
+)
 
 
 @click.command()
@@ -26,23 +36,24 @@ from taskplan.cli._common import EXIT_ERRORS, EXIT_OK, color_option, emit, forma
     help="A capability catalog the plans' operations come from (repeatable). "
     "Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
 )
+@ignore_option()
 @format_option()
 @color_option()
 @guard
-def check(plans: tuple[str, ...], catalogs: tuple[str, ...], fmt: str, color: str) -> int:
+def check(plans: tuple[str, ...], catalogs: tuple[str, ...], ignore: tuple[str, ...], fmt: str, color: str) -> int:
     """Check TaskPlans (YAML or JSON) and report every error with its exact location."""
     from taskplan.diagnostics import Diagnostics
-    from taskplan.project import config_start_dir, resolve_catalog_paths
+    from taskplan.project import config_start_dir, load_project_config, silence
 
     config = Diagnostics()  # CONFIG_INVALID: then the configured catalogs are not used
-    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir(plans), config)
-    run = api.check_plans(plans, catalogs=catalog_paths)
+    project = load_project_config(config_start_dir(plans), config)
+    run = api.check_plans(plans, catalogs=project.catalog_paths(catalogs), limits=project.limits)
     diagnostics = Diagnostics()
     diagnostics.extend(config.sorted())
     diagnostics.extend(run.diagnostics)
     report_unreadable(run.input_errors, color)
     emit(
-        diagnostics.sorted(),
+        silence(diagnostics.sorted(), project.silenced(ignore)),
         fmt=fmt,
         color=color,
         documents=run.documents,

@@ -1,16 +1,25 @@
-"""`taskplan compile PLAN [--catalog FILE]... [-o OUT] [--check] [--auto] [--choose CHOICE=ALT]...`
+"""`taskplan compile PLAN [--catalog FILE]... [-o OUT] [--check] [--auto] [--choose CHOICE=ALT]... [--ignore CODE]...`
 
 Runs every pass and writes the workflow YAML, validated before it is written,
-atomically (a failed compile leaves OUT as it was). Without `-o` (or with
-`-o -`) the YAML goes to stdout and diagnostics to stderr. `--check` is the CI
-gate: it compiles, compares with the existing OUT and fails without writing
-when OUT is missing or would change.
+atomically (a failed compile leaves OUT as it was). Where it goes:
+
+- `-o FILE`: that file (flags win);
+- no `-o`, with `output-dir` in [tool.taskplan]: the plan's workflow name
+  (`workflow-name`, default `<stem>.workflow.yaml`) in that directory, created
+  when missing;
+- no `-o` and no `output-dir`, or `-o -`: stdout (diagnostics go to stderr).
+
+`--check` is the CI gate: it compiles, compares with the existing OUT and fails
+without writing when OUT is missing or would change. The configured `limits`
+apply; a workflow larger than `max-workflow-bytes` is refused (PLAN_LIMIT), so
+that `taskplan validate` accepts whatever compile writes.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,9 +31,13 @@ from taskplan.cli._common import (
     emit,
     format_option,
     guard,
+    ignore_option,
     report_unreadable,
     write,
 )
+
+if TYPE_CHECKING:
+    from taskplan.project import ProjectConfig
 
 EXIT_USAGE = 2
 _DIFF_LINES = 40
@@ -43,7 +56,8 @@ def _parse_choose(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def compile_options(command):
-    """The options every command that compiles a plan takes: --catalog, --auto, --choose."""
+    """The options every command that compiles a plan takes: --catalog, --auto, --choose, --ignore."""
+    command = ignore_option()(command)
     command = click.option("--choose", multiple=True, metavar="CHOICE=ALT", help="Select an alternative of a choice (repeatable).")(command)
     command = click.option("--auto", is_flag=True, help="Take the recommended alternative of every choice that has no selection.")(command)
     return click.option(
@@ -55,37 +69,59 @@ def compile_options(command):
     )(command)
 
 
-def run_compile(
-    plan: str, catalogs: tuple[str, ...], choose: tuple[str, ...], auto: bool, color: str
-) -> tuple[api.CompileResult, list, int]:
-    """Compile `plan` with the configured catalogs; report unreadable files and bad
-    selections on stderr. Returns the result, every diagnostic (configuration's
-    included, sorted) and the exit code so far."""
+def load_project(plan: str) -> tuple["ProjectConfig", list]:
+    """The [tool.taskplan] settings for `plan`, and the CONFIG_INVALID diagnostics."""
     from taskplan.diagnostics import Diagnostics
-    from taskplan.project import config_start_dir, resolve_catalog_paths
+    from taskplan.project import config_start_dir, load_project_config
+
+    config = Diagnostics()
+    project = load_project_config(config_start_dir((plan,)), config)
+    return project, config.sorted()
+
+
+def run_compile(
+    plan: str,
+    catalogs: tuple[str, ...],
+    choose: tuple[str, ...],
+    auto: bool,
+    color: str,
+    ignore: tuple[str, ...] = (),
+    project: "tuple[ProjectConfig, list] | None" = None,
+) -> tuple[api.CompileResult, list, int]:
+    """Compile `plan` with the configured catalogs and limits (`project`: the settings
+    and their problems, as load_project gives them; read here when not given);
+    report unreadable files and bad selections on stderr. Returns the result, every
+    diagnostic (configuration's included, silenced warnings dropped, sorted) and the
+    exit code so far."""
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.project import silence
 
     selections = _parse_choose(choose)
-    config = Diagnostics()
-    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir((plan,)), config)
-    result = api.compile_plan(plan, catalogs=catalog_paths, choose=selections, auto=auto)
+    settings, config = project if project is not None else load_project(plan)
+    result = api.compile_plan(
+        plan, catalogs=settings.catalog_paths(catalogs), choose=selections, auto=auto, limits=settings.limits
+    )
     diagnostics = Diagnostics()
-    diagnostics.extend(config.sorted())
+    diagnostics.extend(config)
     diagnostics.extend(result.diagnostics)
     report_unreadable(result.input_errors, color)
     for message in result.usage_errors:
         write(f"error: {message}\n", err=True)
-    code = max(result.exit_code, EXIT_ERRORS if config.has_errors else EXIT_OK)
-    return result, diagnostics.sorted(), code
+    code = max(result.exit_code, EXIT_ERRORS if any(d.is_error for d in config) else EXIT_OK)
+    return result, silence(diagnostics.sorted(), settings.silenced(ignore)), code
 
 
-def write_file(output: str, text: str, done: str, *, status_to_stderr: bool = False) -> int:
-    """Write `text` to `output` atomically (never half a file, never outside `output`)."""
+def write_file(output: str, text: str, done: str, *, status_to_stderr: bool = False, make_dir: bool = False) -> int:
+    """Write `text` to `output` atomically (never half a file, never outside `output`);
+    with `make_dir`, its directory is created first when missing."""
     from taskplan.workflow.emit import write_atomic
 
     if os.path.isdir(output):
         write(f"error: cannot write {output}: is a directory\n", err=True)
         return EXIT_USAGE
     try:
+        if make_dir:
+            os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
         write_atomic(output, text)
     except OSError as exc:
         write(f"error: cannot write {output}: {exc.strerror or exc}\n", err=True)
@@ -97,7 +133,13 @@ def write_file(output: str, text: str, done: str, *, status_to_stderr: bool = Fa
 @click.command("compile")
 @click.argument("plan", metavar="PLAN")
 @compile_options
-@click.option("-o", "--output", metavar="OUT", help="Where to write the workflow YAML (default, or `-`: stdout).")
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT",
+    help="Where to write the workflow YAML (`-`: stdout). "
+    "Default: the plan's workflow in `output-dir` of [tool.taskplan], else stdout.",
+)
 @click.option("--check", "check_only", is_flag=True, help="Fail (without writing) when OUT is missing or would change.")
 @format_option()
 @color_option()
@@ -109,14 +151,26 @@ def compile_(
     check_only: bool,
     auto: bool,
     choose: tuple[str, ...],
+    ignore: tuple[str, ...],
     fmt: str,
     color: str,
 ) -> int:
     """Compile a TaskPlan to validated, executable workflow YAML."""
+    from taskplan.project import workflow_path
+
+    project = load_project(plan)
+    settings = project[0]
+    configured = output is None and settings.output_dir is not None  # flags win
+    if configured:
+        output = workflow_path(plan, settings)
     to_stdout = output in (None, "-")
     if check_only and to_stdout:
-        raise click.UsageError("--check compares with an existing file: give it with -o OUT")
-    result, findings, code = run_compile(plan, catalogs, choose, auto, color)
+        raise click.UsageError(
+            "--check compares with an existing file: give it with -o OUT (or set output-dir in [tool.taskplan])"
+        )
+    if not to_stdout and _same_file(output, plan):
+        raise click.UsageError(f"the workflow would overwrite the plan itself ({output}): choose another -o or workflow-name")
+    result, findings, code = run_compile(plan, catalogs, choose, auto, color, ignore, project)
     if findings or result.yaml is None or (fmt != "text" and not to_stdout):
         # Diagnostics share stdout only when the YAML does not go there; a machine
         # format always gets its (maybe empty) report.
@@ -131,7 +185,14 @@ def compile_(
     status_to_stderr = fmt != "text"
     if check_only:
         return _check(result.yaml, output, plan, status_to_stderr)
-    return write_file(output, result.yaml, "compiled to", status_to_stderr=status_to_stderr)
+    return write_file(output, result.yaml, "compiled to", status_to_stderr=status_to_stderr, make_dir=configured)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: bool) -> None:

@@ -1,12 +1,14 @@
-"""`taskplan gate PATH... [--catalog FILE]... [--write] [--format text|json|sarif|github]`
+"""`taskplan gate PATH... [--catalog FILE]... [--write] [--ignore CODE]... [--format text|json|sarif|github]`
 
 The stale-workflow gate for many plans at once (the `taskplan-compile`
 pre-commit hook; `taskplan compile PLAN -o OUT --check` is the one-plan form).
 Each plan is compiled and compared with its committed workflow, found by the
-naming rule: `<dir>/<stem>.workflow.yaml` beside `<dir>/<stem>.taskplan.yaml`
-(or `.taskplan.yml`, `.taskplan.json`). A workflow given as PATH stands for the
-plan beside it (so that a hand-edited compiled workflow is caught too); a
-workflow with no plan beside it was written by hand and is skipped.
+naming rule (`taskplan.project.workflow_path`): `<stem>.workflow.yaml` (or the
+configured `workflow-name`) beside `<stem>.taskplan.yaml` (or `.taskplan.yml`,
+`.taskplan.json`), or in `output-dir` when [tool.taskplan] sets one. A
+workflow given as PATH stands for its plan (so that a hand-edited compiled
+workflow is caught too): the plan beside it, or for a workflow in `output-dir`
+the plan it records; a workflow with no plan was written by hand and is skipped.
 
 The choices are decided as they were when the workflow was compiled: the
 committed workflow records them (`choices: {tone: {selected: formal, auto: false}}`),
@@ -14,12 +16,14 @@ and the gate replays them as `--choose` (for choices the plan does not select
 itself) and `--auto`. So `taskplan compile PLAN -o OUT [--choose ...] [--auto]`
 run from the repository root and `taskplan gate PLAN` agree.
 
-Output: the plans' diagnostics (as `check` renders them, in `--format`), then
-one line per stale or missing workflow (with a short diff) and a summary. With
-`--write`, stale and missing workflows are recompiled in place, and the gate
-still fails, so that the change is reviewed and staged. Exit codes: 0 every
-workflow up to date; 1 errors or a stale/missing workflow; 2 bad usage or an
-unreadable file; 3 a compiler failure.
+Output: the plans' diagnostics (as `check` renders them, in `--format`, without
+the silenced warnings), then one line per stale or missing workflow (with a
+short diff) and a summary. With `--write`, stale and missing workflows are
+recompiled in place (`output-dir` is created when missing; nothing is written
+while the configuration is invalid), and the gate still fails, so that the
+change is reviewed and staged. Exit codes: 0 every workflow up to date; 1
+errors or a stale/missing workflow; 2 bad usage or an unreadable file; 3 a
+compiler failure.
 """
 
 from __future__ import annotations
@@ -39,59 +43,29 @@ from taskplan.cli._common import (
     emit,
     format_option,
     guard,
+    ignore_option,
     report_unreadable,
     write,
 )
+from taskplan.project import PLAN_SUFFIXES, ProjectConfig, is_workflow, plan_for_workflow, workflow_path
 
-PLAN_SUFFIXES = (".taskplan.yaml", ".taskplan.yml", ".taskplan.json")
-WORKFLOW_SUFFIXES = (".workflow.yaml", ".workflow.yml")
-WORKFLOW_SUFFIX = ".workflow.yaml"
+__all__ = ["PLAN_SUFFIXES", "gate", "is_workflow", "plan_for_workflow", "plans_to_gate", "workflow_path"]
+
 _DIFF_LINES = 40
 
 
 # ------------------------------------------------------------------ naming rule
+# The rule itself is taskplan.project.workflow_path (and its inverse,
+# plan_for_workflow): compile and the gate share it.
 
 
-def workflow_path(plan: str) -> str:
-    """The committed workflow of `plan`: `<dir>/<stem>.workflow.yaml` beside
-    `<dir>/<stem>.taskplan.yaml` (`.yml`, `.json`); for any other name, the name
-    without its extension plus `.workflow.yaml`."""
-    directory, name = os.path.split(plan)
-    for suffix in PLAN_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            stem = name[: -len(suffix)]
-            break
-    else:
-        stem = os.path.splitext(name)[0] or name
-    return os.path.join(directory, stem + WORKFLOW_SUFFIX)
-
-
-def plan_for_workflow(workflow: str) -> str | None:
-    """The plan a compiled workflow comes from (the first of `<stem>.taskplan.yaml`,
-    `.yml`, `.json` that exists beside it), or None for a hand-written workflow."""
-    directory, name = os.path.split(workflow)
-    for suffix in WORKFLOW_SUFFIXES:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            stem = name[: -len(suffix)]
-            for plan_suffix in PLAN_SUFFIXES:
-                candidate = os.path.join(directory, stem + plan_suffix)
-                if os.path.isfile(candidate):
-                    return candidate
-            return None
-    return None
-
-
-def is_workflow(path: str) -> bool:
-    return os.path.basename(path).endswith(WORKFLOW_SUFFIXES)
-
-
-def plans_to_gate(paths: Iterable[str]) -> list[str]:
+def plans_to_gate(paths: Iterable[str], config: ProjectConfig | None = None) -> list[str]:
     """The plans named by `paths` (workflows mapped to their plans), each once, in the
     order first named."""
     out: dict[str, None] = {}
     for path in paths:
         display = os.fspath(path)
-        plan = plan_for_workflow(display) if is_workflow(display) else display
+        plan = plan_for_workflow(display, config) if is_workflow(display, config) else display
         if plan is not None:
             out.setdefault(plan, None)
     return list(out)
@@ -124,20 +98,27 @@ class _Verdict:
     help="A capability catalog (repeatable). Default: `catalogs` of [tool.taskplan] in the nearest pyproject.toml.",
 )
 @click.option("--write", "write_back", is_flag=True, help="Recompile stale or missing workflows in place (still exit 1).")
+@ignore_option()
 @format_option()
 @color_option()
 @guard
-def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fmt: str, color: str) -> int:
+def gate(
+    paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, ignore: tuple[str, ...], fmt: str, color: str
+) -> int:
     """Fail when a committed workflow is stale: recompile each plan (or the plan of each
-    workflow) and compare with <stem>.workflow.yaml beside it."""
+    workflow) and compare with its committed workflow (<stem>.workflow.yaml beside it,
+    or as [tool.taskplan] names and places it)."""
     from taskplan import api
     from taskplan.diagnostics import Diagnostics
-    from taskplan.project import config_start_dir, resolve_catalog_paths
+    from taskplan.project import config_start_dir, load_project_config, silence
 
-    plans = plans_to_gate(paths)
     config = Diagnostics()
-    catalog_paths = resolve_catalog_paths(catalogs, config_start_dir(plans or paths), config)
-    loaded = api.load_catalog_set(catalog_paths)
+    project = load_project_config(config_start_dir(paths), config)
+    plans = plans_to_gate(paths, project)
+    loaded = api.load_catalog_set(project.catalog_paths(catalogs), limits=project.limits)
+    if write_back and config.has_errors:
+        write("error: not writing any workflow: the [tool.taskplan] configuration is invalid\n", err=True)
+        write_back = False
 
     diagnostics = Diagnostics()
     diagnostics.extend(config.sorted())
@@ -145,11 +126,21 @@ def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fm
     unreadable: dict[str, api.UnreadableInput] = {}
     code = EXIT_ERRORS if config.has_errors else EXIT_OK
     verdicts: list[_Verdict] = []
+    claimed: dict[str, str] = {}
     checked = 0
     for plan in plans:
-        target = workflow_path(plan)
+        target = workflow_path(plan, project)
+        key = os.path.normcase(os.path.abspath(target))
+        if key == os.path.normcase(os.path.abspath(plan)):
+            write(f"error: {plan}: its workflow would be the plan itself ({target}): change workflow-name\n", err=True)
+            code = max(code, EXIT_ERRORS)
+            continue
+        if claimed.setdefault(key, plan) != plan:
+            write(f"error: {claimed[key]} and {plan} both compile to {target}: rename one of them\n", err=True)
+            code = max(code, EXIT_ERRORS)
+            continue
         committed, problem = _read_committed(target)
-        result, flags = _compile(api, plan, loaded, committed)
+        result, flags = _compile(api, plan, loaded, committed, project.limits)
         diagnostics.extend(result.diagnostics)
         documents.update(result.documents)
         for error in result.input_errors:
@@ -167,7 +158,7 @@ def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fm
         verdicts.append(verdict)
 
     report_unreadable(unreadable.values(), color)
-    findings = diagnostics.sorted()
+    findings = silence(diagnostics.sorted(), project.silenced(ignore))
     if findings or fmt != "text":
         emit(findings, fmt=fmt, color=color, documents=documents, files=checked, unreadable=len(unreadable))
 
@@ -182,7 +173,7 @@ def gate(paths: tuple[str, ...], catalogs: tuple[str, ...], write_back: bool, fm
             write(verdict.detail, err=True)
         command = f"taskplan compile {verdict.plan}{verdict.flags} -o {verdict.workflow}"
         if write_back:
-            message = _write(verdict)
+            message = _write(verdict, make_dir=project.output_dir is not None)
             if message.startswith("cannot"):
                 code = max(code, EXIT_USAGE)
         elif verdict.state == "missing":
@@ -249,14 +240,14 @@ def _recorded_choices(text: str | None) -> dict[str, tuple[str, bool]]:
     return out
 
 
-def _compile(api, plan: str, loaded, committed: str | None):
+def _compile(api, plan: str, loaded, committed: str | None, limits):
     """Compile `plan` with the choices recorded in its committed workflow: `--auto` when
     one was taken automatically, and `--choose` for the others, except for choices the
     plan now selects itself or no longer has (a plan's own selection wins)."""
     recorded = _recorded_choices(committed)
     auto = any(was_auto for _, was_auto in recorded.values())
     flags = " --auto" if auto else ""
-    result = api.compile_plan(plan, catalogs=loaded, auto=auto)
+    result = api.compile_plan(plan, catalogs=loaded, auto=auto, limits=limits)
     if result.typed is None or not recorded:
         return result, flags
     choose: dict[str, str] = {}
@@ -270,7 +261,7 @@ def _compile(api, plan: str, loaded, committed: str | None):
     if not choose:
         return result, flags
     flags += "".join(f" --choose {choice}={alternative}" for choice, alternative in sorted(choose.items()))
-    return api.compile_plan(plan, catalogs=loaded, auto=auto, choose=choose), flags
+    return api.compile_plan(plan, catalogs=loaded, auto=auto, choose=choose, limits=limits), flags
 
 
 def _judge(plan: str, target: str, compiled: str, committed: str | None, problem: str) -> _Verdict:
@@ -293,11 +284,14 @@ def _judge(plan: str, target: str, compiled: str, committed: str | None, problem
     return _Verdict(plan, target, "stale", shown + more, compiled)
 
 
-def _write(verdict: _Verdict) -> str:
-    """Write the compiled workflow to `verdict.workflow` (atomically); what happened."""
+def _write(verdict: _Verdict, *, make_dir: bool = False) -> str:
+    """Write the compiled workflow to `verdict.workflow` (atomically; with `make_dir`,
+    its directory, the configured output-dir, is created when missing); what happened."""
     from taskplan.workflow.emit import write_atomic
 
     try:
+        if make_dir:
+            os.makedirs(os.path.dirname(verdict.workflow) or ".", exist_ok=True)
         write_atomic(verdict.workflow, verdict.compiled)
     except OSError as exc:
         return f"cannot write {verdict.workflow}: {(exc.strerror or type(exc).__name__).lower()}"

@@ -37,6 +37,7 @@ def graph(
     catalogs: tuple[str, ...],
     auto: bool,
     choose: tuple[str, ...],
+    ignore: tuple[str, ...],
     fmt: str,
     output: str | None,
     color: str,
@@ -44,7 +45,7 @@ def graph(
     """Draw the compiled workflow graph of a TaskPlan (Mermaid or Graphviz dot)."""
     from taskplan.cli._common import renderer, use_color
 
-    result, findings, code = run_compile(plan, catalogs, choose, auto, color)
+    result, findings, code = run_compile(plan, catalogs, choose, auto, color, ignore)
     if findings or result.graph is None:
         text = renderer("text")(
             findings, documents=result.documents, files=1, unreadable=len(result.input_errors),

@@ -1,11 +1,13 @@
-"""`taskplan validate WORKFLOW... [--format text|json]`.
+"""`taskplan validate WORKFLOW... [--ignore CODE]... [--format text|json]`.
 
 Validates workflow YAML (or JSON) files, the compiler's own output or files a
 person wrote, against the workflow dialect: schema, expressions, references and
-graph rules. A workflow file is read up to `Limits.max_workflow_bytes` (not the
-plan's max_bytes), so that whatever compile writes validates. Writes every file's diagnostics in one sorted output. The exit
-code is the worst of all files: 0 clean, 1 errors, 2 bad usage or an unreadable
-file, 3 a compiler failure.
+graph rules, with the `limits` of the nearest `[tool.taskplan]` (a workflow
+file is read up to `max-workflow-bytes`, so that whatever compile writes
+validates). Writes every file's diagnostics in one sorted output (without the
+silenced warnings: `ignore` and `--ignore`). The exit code is the worst of all
+files: 0 clean, 1 errors, 2 bad usage or an unreadable file, 3 a compiler
+failure.
 """
 
 from __future__ import annotations
@@ -14,23 +16,37 @@ import os
 
 import click
 
-from taskplan.cli._common import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, color_option, emit, format_option, guard, report_unreadable
+from taskplan.cli._common import (
+    EXIT_ERRORS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    color_option,
+    emit,
+    format_option,
+    guard,
+    ignore_option,
+    report_unreadable,
+)
 
 
 @click.command()
 @click.argument("workflows", nargs=-1, required=True, metavar="WORKFLOW...")
+@ignore_option()
 @format_option()
 @color_option()
 @guard
-def validate(workflows: tuple[str, ...], fmt: str, color: str) -> int:
+def validate(workflows: tuple[str, ...], ignore: tuple[str, ...], fmt: str, color: str) -> int:
     """Validate workflow YAML files against the workflow dialect (schemas/workflow.schema.json)."""
     from taskplan.api import UnreadableInput, internal_error, validate_workflow
     from taskplan.diagnostics import Diagnostics
+    from taskplan.project import config_start_dir, load_project_config, silence
 
     sink = Diagnostics()
+    project = load_project_config(config_start_dir(workflows), sink)
     documents = {}
     unreadable: list[UnreadableInput] = []
-    exit_code = EXIT_OK
+    exit_code = EXIT_ERRORS if sink.has_errors else EXIT_OK
     seen: set[str] = set()
     checked = 0
     for path in workflows:
@@ -39,7 +55,7 @@ def validate(workflows: tuple[str, ...], fmt: str, color: str) -> int:
             continue
         seen.add(display)
         try:
-            result = validate_workflow(display)
+            result = validate_workflow(display, limits=project.limits)
         except UnreadableInput as exc:
             unreadable.append(exc)
             exit_code = max(exit_code, EXIT_USAGE)
@@ -56,7 +72,7 @@ def validate(workflows: tuple[str, ...], fmt: str, color: str) -> int:
             exit_code = max(exit_code, EXIT_ERRORS)
     report_unreadable(unreadable, color)
     emit(
-        sink.sorted(),
+        silence(sink.sorted(), project.silenced(ignore)),
         fmt=fmt,
         color=color,
         documents=documents,

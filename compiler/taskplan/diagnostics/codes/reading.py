@@ -42,7 +42,7 @@ register(
         owner="read",
         title="The document exceeds a reading limit",
         explanation=(
-            "The document is larger, deeper or has more tasks than the configured limits allow (by default 16 MiB, nesting 256 deep, 50,000 tasks), or, when compiling, the plan compiles to a workflow larger than the workflow size limit (64 MiB by default, the size up to which `taskplan validate` reads workflows: compile never writes a workflow that validate would refuse). Limits protect every later pass; they are settings, not constants."
+            "The document is larger, deeper or has more tasks than the configured limits allow (by default 16 MiB, nesting 256 deep, 50,000 tasks), or, when compiling, the plan compiles to a workflow larger than the workflow size limit (64 MiB by default, the size up to which `taskplan validate` reads workflows: compile never writes a workflow that validate would refuse). Limits protect every later pass; they are settings, not constants (`[tool.taskplan.limits]`)."
         ),
         wrong=(
             "version: 1\n"
