@@ -65,9 +65,14 @@ _AMBIGUOUS = re.compile(
 )
 
 
+_AMBIGUOUS_FIRST = frozenset("yYnNtTfFoOiI~-+.0123456789<=")
+"""Every character an `_AMBIGUOUS` scalar can start with (a test checks it): most
+strings of a workflow (`${...}`, `/pointers`, `__ids`) skip the regex."""
+
+
 def needs_quotes(text: str) -> bool:
     """Whether a plain scalar `text` could be read as something other than this string."""
-    return text == "" or bool(_AMBIGUOUS.match(text))
+    return text == "" or (text[0] in _AMBIGUOUS_FIRST and _AMBIGUOUS.match(text) is not None)
 
 
 def float_text(value: float) -> str:
@@ -94,6 +99,29 @@ _PLAIN = (True, False)
 
 def emit_yaml(data: Any) -> str:
     """`data` (dict, list, str, int, float, bool, None) as YAML text.
+
+    Styles: mappings and sequences in block style, keys in insertion order;
+    multi-line strings as literal blocks; strings a YAML 1.1 or 1.2 reader could
+    take for something else single-quoted (`needs_quotes`); numbers, booleans and
+    null plain. An object that occurs twice is written twice (never an anchor and
+    alias). The text is exactly what libyaml's C emitter writes for these events
+    (`emit_yaml_events`, the reference): a compiled workflow (block collections of
+    short plain or quoted scalars) is written directly by `_BlockWriter`, several
+    times faster than feeding the C emitter one event object per node; anything
+    the writer does not reproduce exactly (a root scalar, a non-string key, a key
+    over 128 bytes, a string with a control or astral character, a literal block
+    with trailing blank lines or one libyaml would double-quote, a non-JSON type)
+    goes to the reference instead. Tests compare the two byte for byte."""
+    try:
+        with gc_paused():
+            return _BlockWriter().document(data)
+    except (_Unsupported, RecursionError):
+        return emit_yaml_events(data)
+
+
+def emit_yaml_events(data: Any) -> str:
+    """`emit_yaml` through libyaml's C emitter: the reference implementation, and the
+    path for whatever the block writer (`_BlockWriter`) does not handle.
 
     The events go straight to libyaml's C emitter: ruamel's representer and
     serializer (a node per value, a tag object per node, alias bookkeeping) cost
@@ -161,6 +189,208 @@ def emit_yaml(data: Any) -> str:
         emit(DocumentEndEvent(explicit=False))
         emit(StreamEndEvent())
     return stream.getvalue()
+
+
+class _Unsupported(Exception):
+    """Something `_BlockWriter` does not reproduce exactly: the reference emitter writes it."""
+
+
+# The characters libyaml writes as they are, in any style: its IS_PRINTABLE (with
+# allow_unicode) minus U+2028 and U+2029, which it takes for line breaks.
+_PRINTABLE_LINE = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*")
+# A character outside IS_PRINTABLE (a tab, a control character, U+0080-U+009F, a BOM,
+# an astral character): libyaml writes the whole string double-quoted, with escapes.
+_SPECIAL = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+# What a double-quoted scalar escapes: the above, line breaks, `"` and `\`.
+_DOUBLE_ESCAPED = re.compile(r"[^\x20\x21\x23-\x5b\x5d-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_ESCAPES = {
+    "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
+    "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\", "\x85": "\\N", "\u2028": "\\L", "\u2029": "\\P",
+}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    escape = _ESCAPES.get(char)
+    if escape is not None:
+        return escape
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:  # a lone surrogate: no UTF-8 for it (the reference raises)
+        raise _Unsupported
+    return f"\\x{code:02X}" if code <= 0xFF else f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
+
+
+def _double_quoted(text: str) -> str:
+    """libyaml's double-quoted scalar, never folded (the width is unlimited)."""
+    return '"' + _DOUBLE_ESCAPED.sub(_escape, text) + '"'
+
+
+_LEADING_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
+_SIMPLE_KEY_BYTES = 128
+"""libyaml writes a longer key (in UTF-8 bytes), or one with a line break, as an explicit `? key` entry."""
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
+_SPACE_BREAK = re.compile(" [\n\r\x85\u2028\u2029]")
+
+
+def _plain_allowed(text: str) -> bool:
+    """libyaml's `block_plain_allowed` for a non-empty one-line printable string
+    (yaml_emitter_analyze_scalar): no leading or trailing space, no indicator where
+    a reader would take it for one."""
+    first = text[0]
+    if first in _LEADING_INDICATORS or first == " " or text[-1] == " ":
+        return False
+    if first in "?:-" and (len(text) == 1 or text[1] == " "):
+        return False
+    if text.startswith(("---", "...")):
+        return False
+    return ": " not in text and text[-1] != ":" and " #" not in text
+
+
+def _one_line(text: str) -> str:
+    """A string without `\\n` as libyaml writes it: plain; single-quoted when asked to be
+    or when plain is not allowed; double-quoted when it has a non-printable character.
+    _Unsupported for U+2028 or U+2029 in a string written otherwise (libyaml breaks the
+    line there)."""
+    if text.isascii():
+        if not text.isprintable():
+            return _double_quoted(text)
+    elif not _PRINTABLE_LINE.fullmatch(text):
+        if _SPECIAL.search(text):
+            return _double_quoted(text)
+        raise _Unsupported
+    if needs_quotes(text) or not _plain_allowed(text):
+        return "'" + text.replace("'", "''") + "'"
+    return text
+
+
+def _literal(text: str, pad: str) -> str:
+    """A string with `\\n` as libyaml writes it: a literal block (` |`, ` |-`, with `2`
+    when it starts with a space or a line break), its lines after `pad` (a line break
+    and the content's indentation), blank lines without indentation, the final line
+    break (clip) left to whatever follows; double-quoted when a line ends in a space or
+    it has a non-printable character. _Unsupported for trailing blank lines (`|+`, which
+    also makes libyaml end the document with `...`) and for U+2028 or U+2029."""
+    if text[-1] == " " or _SPACE_BREAK.search(text) or _SPECIAL.search(text):
+        return " " + _double_quoted(text)
+    if "\u2028" in text or "\u2029" in text:
+        raise _Unsupported
+    if text[-1] == "\n":
+        if len(text) == 1 or text[-2] == "\n":
+            raise _Unsupported
+        chomp, body = "", text[:-1]
+    else:
+        chomp, body = "-", text
+    head = " |2" if text[0] in " \n" else " |"
+    return head + chomp + "".join(pad + line if line else "\n" for line in body.split("\n"))
+
+
+class _BlockWriter:
+    """The block-style YAML text libyaml's emitter writes for emit_yaml's events, written
+    directly: a mapping's keys and a sequence's dashes at its indentation, a nested
+    mapping two columns deeper, a sequence under a key at the key's own column
+    (indentless), a collection in a sequence item starting on the dash's line, empty
+    collections as `{}` / `[]`, a scalar's lines two columns deeper than its collection.
+    Each entry is written as one piece: `lead` (a line break and the indentation, or a
+    space after a dash) + key or dash + value."""
+
+    __slots__ = ("out", "values", "keys")
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.values: dict[str, str] = {}
+        """One-line string -> ` ` + the scalar: most values of a workflow repeat."""
+        self.keys: dict[str, str] = {}
+        """Key -> the scalar + `:`."""
+
+    def document(self, data: Any) -> str:
+        t = type(data)
+        if t is dict and data:
+            self.mapping(data, "\n", "")
+        elif t is list and data:
+            self.sequence(data, "\n", "")
+        else:  # a root scalar or empty collection: libyaml adds document markers
+            raise _Unsupported
+        self.out.append("\n")
+        return "".join(self.out)
+
+    def key(self, key: Any) -> str:
+        if type(key) is not str or _LINE_BREAK.search(key) or (
+            len(key) > _SIMPLE_KEY_BYTES // 4 and len(key.encode("utf-8")) > _SIMPLE_KEY_BYTES
+        ):
+            raise _Unsupported
+        text = self.keys[key] = _one_line(key) + ":"
+        return text
+
+    def string(self, value: str, pad: str) -> str:
+        if "\n" in value:
+            return _literal(value, pad)
+        text = self.values[value] = " " + _one_line(value)
+        return text
+
+    def mapping(self, data: dict, pad: str, lead: str) -> None:
+        w = self.out.append
+        keys, values = self.keys, self.values
+        inner = pad + "  "
+        for k, v in data.items():
+            if type(k) is not str:  # the cache below matches by equality, not type
+                raise _Unsupported
+            key = keys.get(k) or self.key(k)
+            t = type(v)
+            if t is str:
+                w(lead + key + (values.get(v) or self.string(v, inner)))
+            elif t is dict:
+                if v:
+                    w(lead + key)
+                    self.mapping(v, inner, inner)
+                else:
+                    w(lead + key + " {}")
+            elif t is list:
+                if v:
+                    w(lead + key)
+                    self.sequence(v, pad, pad)
+                else:
+                    w(lead + key + " []")
+            else:
+                w(lead + key + _plain(v, t))
+            lead = pad
+
+    def sequence(self, data: list, pad: str, lead: str) -> None:
+        w = self.out.append
+        values = self.values
+        inner = pad + "  "
+        for v in data:
+            t = type(v)
+            if t is str:
+                w(lead + "-" + (values.get(v) or self.string(v, inner)))
+            elif t is dict:
+                if v:
+                    w(lead + "-")
+                    self.mapping(v, inner, " ")
+                else:
+                    w(lead + "- {}")
+            elif t is list:
+                if v:
+                    w(lead + "-")
+                    self.sequence(v, inner, " ")
+                else:
+                    w(lead + "- []")
+            else:
+                w(lead + "-" + _plain(v, t))
+            lead = pad
+
+
+def _plain(value: Any, t: type) -> str:
+    """` ` + a null, boolean or number as a plain scalar; _Unsupported for any other type
+    (the reference raises its TypeError)."""
+    if value is None:
+        return " null"
+    if t is bool:
+        return " true" if value else " false"
+    if t is int:
+        return " " + str(value)
+    if t is float:
+        return " " + float_text(value)
+    raise _Unsupported
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
