@@ -95,6 +95,8 @@ class Operation:
     """The input schema's own type: kind and declared fields (field types not converted)."""
     shallow_output: BType | None
     _types: dict[str, BType | None] = field(default_factory=dict, init=False, compare=False)
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False)
+    """What the types pass asks of every task calling the operation, computed once."""
 
     @property
     def input_type(self) -> BType:
@@ -160,7 +162,30 @@ class Operation:
     @property
     def required_ports(self) -> tuple[Field, ...]:
         """The ports a plan must bind: required and not fixed."""
-        return tuple(f for f in self.input_type.fields if f.required and f.name not in self.fixed)
+        found = self._derived.get("required_ports")
+        if found is None:
+            found = self._derived["required_ports"] = tuple(
+                f for f in self.input_type.fields if f.required and f.name not in self.fixed
+            )
+        return found
+
+    @property
+    def output_port_types(self) -> Mapping[str, BType]:
+        """Output port name -> its type (empty when opaque). Shared: copy it before changing it."""
+        found = self._derived.get("output_port_types")
+        if found is None:
+            found = self._derived["output_port_types"] = {f.name: f.type for f in self.output_ports}
+        return found
+
+    @property
+    def optional_output_ports(self) -> frozenset[str]:
+        """The output ports that may be absent from the result (not required by the schema)."""
+        found = self._derived.get("optional_output_ports")
+        if found is None:
+            found = self._derived["optional_output_ports"] = frozenset(
+                f.name for f in self.output_ports if not f.required
+            )
+        return found
 
     @property
     def output_ports(self) -> tuple[Field, ...]:
@@ -270,6 +295,9 @@ def split_ref(ref: str) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------------- catalog
 
+_RESOLVED_MAX = 4096
+"""The most resolutions one catalog remembers (then it starts again)."""
+
 
 class Catalog:
     """The operations of one or several catalog files, sorted by (ID, version)."""
@@ -298,6 +326,7 @@ class Catalog:
         for op in self.operations:
             self._by_id.setdefault(op.id, []).append(op)
         self._index: Any = None
+        self._resolved: dict[str, Resolution] = {}
         self._suggestions: dict[str, tuple[str, ...]] = {}
         self._reporters: dict[str, Reporter] = {}
 
@@ -327,7 +356,18 @@ class Catalog:
         return None
 
     def resolve(self, ref: str) -> Resolution:
-        """Resolve an operation reference `ID` or `ID@version` (see `Resolution`)."""
+        """Resolve an operation reference `ID` or `ID@version` (see `Resolution`), memoised:
+        the catalog does not change once loaded, and every plan checked against it
+        (`taskplan check` of many files) calls mostly the same operations."""
+        found = self._resolved.get(ref)
+        if found is None:
+            found = self._resolve(ref)
+            if len(self._resolved) >= _RESOLVED_MAX:
+                self._resolved.clear()  # bounded: references nothing resolves are endless
+            self._resolved[ref] = found
+        return found
+
+    def _resolve(self, ref: str) -> Resolution:
         op_id, pin = split_ref(ref)
         ops = self._by_id.get(op_id, [])
         bad = self.broken.get(op_id, frozenset())

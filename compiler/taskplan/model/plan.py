@@ -807,6 +807,142 @@ for _model in (
     _model.model_rebuild()
 
 
+# ----------------------------------------------------------------- the fast validator
+#
+# Shaping a plan calls back into Python at every task, value, scope and type (the
+# validators above); for a plan in which those hooks change nothing, one validation
+# without them gives the very same models. `fast_plan_validator()` is TaskPlan's
+# validator with the hooks taken out and the wire form's empty spellings refused:
+# it accepts a document only when every hook would have been a no-op -
+#
+# - no null anywhere (`nullable` schemas are made plain: a null is refused, where the
+#   hooks would have dropped it);
+# - no field of another kind, no unknown key (extra fields are forbidden already, and
+#   a task's or a value's own fields are its model's fields);
+# - no empty `enum` (the hooks drop `enum: []`);
+# - every task and value of a known kind, every node an object (a mapping).
+#
+# Anything else fails it, and the shape pass then validates the document the usual
+# way, with its error recovery. The document tree must hold plain dicts and lists, as
+# the readers build it (a strict model also accepts a dict subclass).
+
+
+def _hooks() -> set[Any]:
+    found: set[Any] = {_wrap_task, _wrap_value}
+    for cls in (TaskType, TaskInput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan):
+        found.add(cls.__dict__["_shape"].__func__)
+    return found
+
+
+def _without_hooks(schema: Any, hooks: set[Any]) -> Any:
+    """A copy of a core schema without our wrap validators and with `nullable` made plain."""
+    if isinstance(schema, list):
+        return [_without_hooks(item, hooks) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kind = schema.get("type")
+    if kind == "function-wrap":
+        function = schema["function"]["function"]
+        if getattr(function, "__func__", function) in hooks:
+            inner = dict(_without_hooks(schema["schema"], hooks))
+            if "ref" in schema:
+                inner["ref"] = schema["ref"]
+            return inner
+    if kind == "nullable":
+        return _without_hooks(schema["schema"], hooks)
+    out = {key: _without_hooks(value, hooks) for key, value in schema.items()}
+    if kind == "model" and out.get("cls") is TaskType:
+        enum = out["schema"]["fields"]["enum"]["schema"]["schema"]  # default -> list of str
+        if enum.get("type") != "list":
+            raise TypeError("unexpected schema for TaskType.enum")
+        enum["min_length"] = 1
+    return out
+
+
+def _has_functions(schema: Any) -> bool:
+    if isinstance(schema, list):
+        return any(_has_functions(item) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if isinstance(kind, str) and (kind.startswith("function-") or kind == "nullable"):
+        return True
+    return any(_has_functions(value) for key, value in schema.items() if key != "discriminator")
+
+
+_HOOKED = (
+    # documents that only the hooks accept: the fast validator must refuse each
+    {"version": 1, "root": {"outputs": None}},
+    {"version": 1, "inputs": [{"name": "a", "type": {"kind": "string", "enum": []}}], "root": {}},
+    {"version": 1, "inputs": [{"name": "a", "type": {"kind": "string", "description": None}}], "root": {}},
+    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "value", "objective": None}]}},
+    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "value", "body": {}}]}},
+    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "foreach", "items": {"kind": "null"}, "body": {}, "group": ""}]}},
+    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": "output", "source": "b", "port": None}}]}},
+    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": "string", "text": "t", "items": []}}]}},
+    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": None}}]}},
+    {"version": 1, "root": {}, "groups": [{"id": "g", "body": {}, "objective": None}]},
+    {"version": 1, "root": {}, "choices": [{"id": "c", "type": {"kind": "any"}, "recommended": None}]},
+    {"version": 1, "root": {}, "choices": [{"id": "c", "type": {"kind": "any"}, "alternatives": [{"id": "a", "value": {"kind": "null"}, "description": None}]}]},
+    {"version": 1, "root": {}, "name": None},
+)
+_PLAIN = {
+    # and one that every hook leaves alone: the fast validator must give the same models
+    "version": 1,
+    "inputs": [{"name": "a", "type": {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string", "enum": ["x"]}}]}}],
+    "root": {
+        "tasks": [
+            {"id": "t", "operation": "o", "inputs": [{"name": "i", "value": {"kind": "input", "source": "a"}}]},
+            {"id": "c", "kind": "conditional", "condition": {"kind": "boolean", "boolean": True}, "body": {"tasks": []}, "otherwise": {}},
+        ],
+        "outputs": [{"name": "o", "value": {"kind": "array", "items": [{"kind": "number", "number": 1.5}]}}],
+    },
+    "groups": [{"id": "g", "body": {}}],
+    "choices": [{"id": "k", "type": {"kind": "any"}, "alternatives": [{"id": "x", "value": {"kind": "null"}}]}],
+}
+
+_FAST: list[Any] = []
+
+
+def fast_plan_validator() -> Any:
+    """TaskPlan's validator without the shape hooks (see above); None when it cannot be
+    built as intended (then every plan takes the usual way). Built once."""
+    if not _FAST:
+        _FAST.append(_build_fast_validator())
+    return _FAST[0]
+
+
+def _build_fast_validator() -> Any:
+    from pydantic_core import SchemaValidator
+
+    try:
+        schema = _without_hooks(TaskPlan.__pydantic_core_schema__, _hooks())
+    except (KeyError, TypeError, AttributeError):  # pragma: no cover - another pydantic
+        return None
+    if _has_functions(schema):  # pragma: no cover - another pydantic
+        return None
+    # pydantic-core builds a `model` schema from its class's own validator (hooks
+    # included) when the class is complete: mark ours incomplete while it builds.
+    models = [cls for cls in _MODELS | {TaskBase, ValueBase, Node} if "__pydantic_complete__" in cls.__dict__]
+    complete = {cls: cls.__dict__["__pydantic_complete__"] for cls in models}
+    try:
+        for cls in models:
+            cls.__pydantic_complete__ = False
+        validator = SchemaValidator(schema)
+    finally:
+        for cls, value in complete.items():
+            cls.__pydantic_complete__ = value
+    for document in _HOOKED:
+        try:
+            validator.validate_python(document)
+        except ValidationError:
+            continue
+        return None  # pragma: no cover - a hook is still there
+    if validator.validate_python(_PLAIN) != TaskPlan.model_validate(_PLAIN):  # pragma: no cover
+        return None
+    return validator
+
+
 def _own_fields(classes: dict[str, type[BaseModel]]) -> dict[str, frozenset[str]]:
     return {kind: frozenset(cls.model_fields) for kind, cls in classes.items()}
 
@@ -903,8 +1039,13 @@ AnyValue = Union[
 ]
 
 
+_LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
+
+
 def scopes_of(task: AnyTask) -> list[tuple[str, TaskScope]]:
     """The child scopes a compound task owns, with their pointer suffix relative to the task."""
+    if type(task) in _LEAF_TASKS:  # the common case, by exact class: no scopes
+        return []
     if isinstance(task, (SequenceTask, ForeachTask)):
         return [("/body", task.body)]
     if isinstance(task, ConditionalTask):
@@ -927,8 +1068,17 @@ def scopes_of(task: AnyTask) -> list[tuple[str, TaskScope]]:
 
 _PLACEHOLDERS = (InvalidTask, InvalidValue, InvalidType)
 
+_MODELS = frozenset(
+    {TaskType, TaskInput, TaskOutput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan}
+    | set(TASK_CLASSES.values())
+    | set(VALUE_CLASSES.values())
+)
+"""The model classes of this module: the passes ask about their marks once per node."""
+
 
 def _marks(node: Any) -> dict | None:
+    if type(node) in _MODELS:  # the common case, by exact class
+        return node.__pydantic_private__
     return getattr(node, "__pydantic_private__", None) if isinstance(node, BaseModel) else None
 
 
@@ -951,6 +1101,9 @@ def mark_broken(model: BaseModel, reason: str = "") -> None:
 
 def has_shape_error(node: Any) -> bool:
     """True for a placeholder, and for a model whose own fields had a shape error."""
+    if type(node) in _MODELS:  # the common case, by exact class: not a placeholder
+        marks = node.__pydantic_private__
+        return bool(marks) and "shape" in marks
     if isinstance(node, _PLACEHOLDERS):
         return True
     marks = _marks(node)
@@ -968,6 +1121,8 @@ def dropped_fields(node: Any) -> frozenset[str]:
 def is_broken(node: Any) -> bool:
     """The one question before reporting about a node's ports or type: a placeholder,
     a shape error in its own fields, or marked broken by a later pass."""
+    if type(node) in _MODELS:  # the common case, by exact class: not a placeholder
+        return bool(node.__pydantic_private__)
     if isinstance(node, _PLACEHOLDERS):
         return True
     return bool(_marks(node))

@@ -104,6 +104,12 @@ class _Identity:
         if not isinstance(ident, str):
             return  # no usable ID: the shape pass reported it; it declares nothing
         table = self.table
+        if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and not ident.startswith(RESERVED_PREFIX):
+            # a well-formed ID (is_valid_id): the common case, nothing to report unless a copy
+            first = table.declarations.get(ident)
+            if first is None:
+                table.declarations[ident] = Declaration(ident, kind, pointer, model, True)
+                return
         id_ptr = f"{pointer}/id"
         valid = True
         problem = lexical_problem(ident)
@@ -214,7 +220,7 @@ class _Identity:
         if isinstance(items, list):
             for i, item in enumerate(items):
                 value = getattr(item, "value", None)
-                if value is not None:
+                if type(value) in CONTAINER_VALUES:  # (`values` looks inside containers only)
                     self.values(value, f"{list_ptr}/{i}/value")
 
     def inputs(self, items: Any, list_ptr: str, what: str) -> None:
@@ -255,6 +261,9 @@ class _Identity:
             stack.extend(reversed([("scope", ptr + suffix, scope) for suffix, scope in scopes_of(task)]))
             return
         self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
+        if type(task) is OperationTask:  # the commonest task: no child scopes
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
+            return
         children: list[tuple[str, str, Any]] = []
         if isinstance(task, OperationTask):
             self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)

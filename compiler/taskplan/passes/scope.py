@@ -52,6 +52,8 @@ from taskplan.ir.checked import (
 from taskplan.model.plan import (
     CallTask,
     ChoiceValue,
+    OperationTask,
+    TransformTask,
     ConditionalTask,
     ForeachTask,
     IndexValue,
@@ -186,47 +188,65 @@ class _ScopePass:
     def build_tree(self, top: ScopeNode) -> None:
         """Pre-order over the scope tree under `top` (iterative: nesting is deep)."""
         cp, identity = self.cp, self.identity
+        scopes, tasks, by_pointer, walk = cp.scopes, cp.tasks, cp.by_pointer, self.walk
+        bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
+        make_task = self.make_task
         stack: list[Any] = [top]
         while stack:
             item = stack.pop()
-            if isinstance(item, ScopeNode):
+            kind = type(item)
+            if kind is TaskNode:
+                tasks.append(item)
+                by_pointer[item.pointer] = item
+                walk.append((item, item.scope))
+                if item.children:
+                    stack.extend(reversed(item.children))
+            elif kind is ScopeNode:
                 scope = item
-                cp.scopes.append(scope)
-                cp.by_pointer[scope.pointer] = scope
+                scopes.append(scope)
+                sptr = scope.pointer
+                by_pointer[sptr] = scope
                 model = scope.model
                 frames: list[Any] = []
                 for i, t in enumerate(model.tasks):
-                    node = self.make_task(t, f"{scope.pointer}/tasks/{i}", scope, i, False)
+                    node = make_task(t, f"{sptr}/tasks/{i}", scope, i, False)
                     scope.tasks.append(node)
                     frames.append(node)
                 for i, o in enumerate(model.outputs):
                     if isinstance(o, TaskOutput) and isinstance(o.name, str):
-                        optr = f"{scope.pointer}/outputs/{i}"
-                        scope.outputs.append(OutputDecl(o.name, o, optr, identity.name_ok(f"{optr}/name")))
+                        optr = f"{sptr}/outputs/{i}"
+                        usable = not bad_names or f"{optr}/name" not in bad_names
+                        scope.outputs.append(OutputDecl(o.name, o, optr, usable))
                 frames.append(("outputs", scope))
                 for i, t in enumerate(model.always):
-                    node = self.make_task(t, f"{scope.pointer}/always/{i}", scope, i, True)
+                    node = make_task(t, f"{sptr}/always/{i}", scope, i, True)
                     scope.always.append(node)
                     frames.append(node)
                 stack.extend(reversed(frames))
-            elif isinstance(item, TaskNode):
-                cp.tasks.append(item)
-                cp.by_pointer[item.pointer] = item
-                self.walk.append((item, item.scope))
-                stack.extend(reversed(item.children))
             else:
-                self.walk.append((None, item[1]))
+                walk.append((None, item[1]))
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
         ident = getattr(t, "id", None)
-        node = TaskNode(ident if isinstance(ident, str) else None, t, ptr, scope, index, in_always)
-        node.broken = is_broken(t)
-        node.duplicate = self.identity.is_copy(ptr)
-        node.id_ok = ptr not in self.identity.invalid_ids
+        identity = self.identity
+        node = TaskNode(
+            ident if isinstance(ident, str) else None,
+            t,
+            ptr,
+            scope,
+            index,
+            in_always,
+            broken=is_broken(t),
+            duplicate=identity.is_copy(ptr),
+            id_ok=ptr not in identity.invalid_ids,
+        )
+        child_scopes = scopes_of(t)
+        if not child_scopes:
+            return node
         kind = getattr(t, "kind", None)
         children: list[tuple[str, Any, ScopeRole, int | None]] = []
         # a placeholder of known kind keeps the child scopes that could be shaped
-        for suffix, model in scopes_of(t):
+        for suffix, model in child_scopes:
             if suffix == "/otherwise":
                 children.append((suffix, model, ScopeRole.OTHERWISE, None))
             elif suffix.startswith("/branches/"):
@@ -255,10 +275,11 @@ class _ScopePass:
     # ============================================================== 2. resolve
 
     def resolve(self) -> None:
+        values = self.values
         for task, scope in self.walk:
             if task is None:
                 for o in scope.outputs:
-                    self.values(f"{o.pointer}/value", o.model.value, None, scope)
+                    values(f"{o.pointer}/value", o.model.value, None, scope)
                 continue
             model = task.model
             if getattr(model, "dependsOn", None):
@@ -266,18 +287,29 @@ class _ScopePass:
             kind = type(model)
             if kind is InvalidTask:
                 continue  # a placeholder's values are not checked; its dependsOn still orders it
+            if kind is OperationTask:  # task_value_slots of the commonest task, inline
+                ptr = task.pointer
+                for i, b in enumerate(model.inputs):
+                    if type(b) is TaskOutput:
+                        values(f"{ptr}/inputs/{i}/value", b.value, task, scope)
+                continue
             if kind is CallTask:
                 self.call(task)
             for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
-                    self.values(ptr, value, task, scope)
+                    values(ptr, value, task, scope)
+        ports = self.ports
         for task in self.cp.tasks:
-            self.ports(task)
+            ports(task)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         dispatch = self.dispatch
-        if type(value) not in CONTAINER_VALUES:  # the common case: one leaf value
-            handle = dispatch.get(type(value))
+        kind = type(value)
+        if kind is OutputValue:  # the commonest value: a read of a task's port
+            self.read_task(REF_OUTPUT, pointer, value.source, value.port, reader, scope)
+            return
+        if kind not in CONTAINER_VALUES:  # the common case: one leaf value
+            handle = dispatch.get(kind)
             if handle is not None:
                 handle(pointer, value, reader, scope)
             return
@@ -453,9 +485,8 @@ class _ScopePass:
     ) -> None:
         if not isinstance(source, str):
             return
-        res = self.record(
-            Resolution(kind, ptr, source, port=port if isinstance(port, str) else None, reader=reader, scope=scope)
-        )
+        res = Resolution(kind, ptr, source, None, True, port if isinstance(port, str) else None, reader, scope)
+        self.cp.resolutions[ptr] = res
         target = self.cp.by_id.get(source)
         if type(target) is not TaskNode:
             res.ok = False
@@ -508,7 +539,11 @@ class _ScopePass:
                 for cs in crossed:
                     self.capture(cs, kind, source, res.port, target, ptr)
                 if pos is not None:
-                    self.add_dep(pos, target, ptr, explicit=False)
+                    dep = pos.deps.get(target)  # add_dep(pos, target, ptr, explicit=False), inline: the common case
+                    if dep is None:
+                        dep = pos.deps[target] = Dependency(target)
+                    dep.pointers.append(ptr)
+                    dep.reads = True
                 return
         res.ok = False
         if self.copy_visible(source, scope):
@@ -876,8 +911,8 @@ class _ScopePass:
 
     def ports(self, task: TaskNode) -> None:
         m = task.model
-        if task.broken:
-            return
+        if task.broken or type(m) in _CATALOG_PORTS:
+            return  # unknown ports, or ports the types pass finds (the catalog's, the resultType's)
         if isinstance(m, ValueTask):
             out: dict[str, str] = {}
             for i, o in enumerate(m.outputs):
@@ -913,7 +948,10 @@ class _ScopePass:
                 if not any(t.deps for t in nodes):
                     setattr(scope, attr, list(nodes))  # no dependencies: list order
                     continue
-                setattr(scope, attr, self.topo(nodes))
+                order, acyclic = self._topo(nodes)
+                setattr(scope, attr, order)
+                if acyclic:
+                    continue  # every task ordered and none depends on itself: no cycle to report
                 for scc in self.cycles(nodes):
                     scope.has_cycle = True
                     self.report_cycle(scc)
@@ -923,14 +961,24 @@ class _ScopePass:
         return a.scope is b.scope and a.in_always == b.in_always
 
     def topo(self, nodes: list[TaskNode]) -> list[TaskNode]:
+        return self._topo(nodes)[0]
+
+    @staticmethod
+    def _topo(nodes: list[TaskNode]) -> tuple[list[TaskNode], bool]:
+        """The order of `topo`, and whether the list's dependencies have no cycle (every
+        task was ordered, and no task depends on itself)."""
         n = len(nodes)
         if n == 0:
-            return []
+            return [], True
         indeg = [0] * n
         succ: list[list[int]] = [[] for _ in range(n)]
+        self_loop = False
         for i, t in enumerate(nodes):
+            scope, in_always = t.scope, t.in_always
             for d in t.deps:
-                if d is not t and self.same_list(d, t):
+                if d is t:
+                    self_loop = True
+                elif d.scope is scope and d.in_always == in_always:  # same_list(d, t)
                     succ[d.index].append(i)
                     indeg[i] += 1
         heap = [i for i in range(n) if indeg[i] == 0]
@@ -945,9 +993,10 @@ class _ScopePass:
                 indeg[j] -= 1
                 if indeg[j] == 0:
                     heapq.heappush(heap, j)
+        acyclic = len(out) == n and not self_loop
         if len(out) < n:  # on or behind a cycle (reported): list order
             out.extend(nodes[i] for i in range(n) if not done[i])
-        return out
+        return out, acyclic
 
     def cycles(self, nodes: list[TaskNode]) -> list[list[TaskNode]]:
         """Strongly connected components with a cycle (size > 1, or a self-dependency),
@@ -1095,6 +1144,10 @@ class _ScopePass:
         self.order()
         self.group_cycles()
         return self.cp
+
+
+_CATALOG_PORTS = frozenset({OperationTask, TransformTask})
+"""Task classes whose ports the plan does not declare (TaskNode.ports stays None)."""
 
 
 def _tarjan(succ: list[list[int]]) -> list[list[int]]:

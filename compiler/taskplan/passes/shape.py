@@ -6,9 +6,12 @@ TASK_KIND_FIELD and TASK_VALUE_INVALID (unknown value kind).
 
 How it works
 ------------
-A valid plan is one `TaskPlan.model_validate(tree, context=...)` call (with the
-garbage collector paused: validation allocates hundreds of thousands of
-objects and cannot make cycles).
+A plain valid plan (no null, no empty field of another kind) is one call of
+`fast_plan_validator()`: TaskPlan's validator without the Python hooks below,
+which would all have been no-ops (taskplan.model.plan, "The fast validator").
+Any other document is one `TaskPlan.model_validate(tree, context=...)` call.
+Both run with the garbage collector paused: validation allocates hundreds of
+thousands of objects and cannot make cycles.
 
 When a node fails, the validators of `taskplan.model.plan` hand its
 ValidationError to `_Shaper.recover` instead of failing the plan. The error's
@@ -76,6 +79,7 @@ from taskplan.model.plan import (
     TaskScope,
     TaskType,
     TaskValue,
+    fast_plan_validator,
     has_shape_error,
     mark_shape_error,
 )
@@ -109,10 +113,12 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
 
     shaper = _Shaper()
     with gc_paused():
-        try:
-            plan = TaskPlan.model_validate(tree, context=shaper)
-        except ValidationError:  # pragma: no cover - recover() never gives up on the plan
-            plan = None
+        plan = _validate_plain(tree)
+        if plan is None:
+            try:
+                plan = TaskPlan.model_validate(tree, context=shaper)
+            except ValidationError:  # pragma: no cover - recover() never gives up on the plan
+                plan = None
     if shaper.records:
         shaper.emit(tree, reporter)
     if plan is None:
@@ -125,6 +131,19 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
             hint="use 1-63 lower-case letters, digits and hyphens, starting with a letter or digit, e.g. `pr-review`",
         )
     return plan
+
+
+def _validate_plain(tree: dict) -> TaskPlan | None:
+    """The plan, when the document is plain enough for the fast validator (no null, no
+    empty field of another kind, nothing in error: `fast_plan_validator`); else None,
+    and the document is validated the usual way (its errors found and recovered from)."""
+    validator = fast_plan_validator()
+    if validator is None:
+        return None
+    try:
+        return validator.validate_python(tree)
+    except Exception:  # noqa: BLE001 - anything at all: the usual way decides
+        return None
 
 
 # ------------------------------------------------------------------ pre-checks

@@ -58,7 +58,7 @@ from taskplan.model.plan import (
 )
 
 if TYPE_CHECKING:
-    from taskplan.catalog.load import Catalog, Operation
+    from taskplan.catalog.load import Catalog, Operation, Resolution
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue, ObjectValue, ArrayValue)
 
@@ -112,6 +112,8 @@ class _Typer:
         self._origin_memo: dict[Any, frozenset[str] | None] = {}
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
+        self._resolved: dict[TaskNode, "Resolution"] = {}
+        """Operation task -> what its `operation` resolves to (by `_collect_producers`)."""
 
     # ================================================================== driver
 
@@ -267,65 +269,63 @@ class _Typer:
     # ================================================================== tasks
 
     def _task(self, t: TaskNode) -> None:
-        if t in self.out.tasks:
+        tasks = self.out.tasks
+        if t in tasks:
             return
         m = t.model
         if t.broken:
             # In error: unknown ports, not checked further; its nested tasks still are.
-            self.out.tasks[t] = TaskTypes(None, None)
+            tasks[t] = TaskTypes(None, None)
             for child in t.children:
                 self._scope(child)
             return
-        if isinstance(m, OperationTask):
-            self.out.tasks[t] = self._operation(t, m)
-        elif isinstance(m, TransformTask):
-            for i, b in enumerate(m.inputs):
-                if isinstance(b, TaskOutput):
-                    self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)
-            result = self.task_type(m.resultType, f"{t.pointer}/resultType")
-            if result is None or result.kind != "object":
-                self.out.tasks[t] = TaskTypes(None, None)
-            else:
-                self.out.tasks[t] = TaskTypes({f.name: f.type for f in result.fields}, result)
-        elif isinstance(m, ValueTask):
-            ports: dict[str, BType | None] = {}
-            for i, o in enumerate(m.outputs):
-                if isinstance(o, TaskOutput):
-                    vt = self.value(o.value, f"{t.pointer}/outputs/{i}/value", t.scope)
-                    ports.setdefault(o.name, vt)
-            self.out.tasks[t] = TaskTypes(ports, _object(ports))
-        elif isinstance(m, CallTask):
-            self.out.tasks[t] = self._call(t, m)
-        elif isinstance(m, SequenceTask):
-            body = t.child(ScopeRole.BODY)
-            ports = self._scope(body) if body is not None else {}
-            self.out.tasks[t] = TaskTypes(ports, _object(ports))
-        elif isinstance(m, ConditionalTask):
-            self.out.tasks[t] = self._conditional(t, m)
-        elif isinstance(m, ParallelTask):
-            ports = {}
-            for branch in t.children:
-                for name, ty in self._scope(branch).items():
-                    ports.setdefault(name, ty)
-            self.out.tasks[t] = TaskTypes(ports, _object(ports))
-        elif isinstance(m, ForeachTask):
-            self.out.tasks[t] = self._foreach(t, m)
-        else:
-            self.out.tasks[t] = TaskTypes(None, None)
+        kind = _handler(_TASK_KINDS, m)
+        tasks[t] = kind(self, t, m) if kind is not None else TaskTypes(None, None)
 
-    def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
-        bindings: list[tuple[int, TaskOutput, BType | None]] = []
+    def _transform(self, t: TaskNode, m: TransformTask) -> TaskTypes:
         for i, b in enumerate(m.inputs):
             if isinstance(b, TaskOutput):
-                bindings.append((i, b, self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)))
+                self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)
+        result = self.task_type(m.resultType, f"{t.pointer}/resultType")
+        if result is None or result.kind != "object":
+            return TaskTypes(None, None)
+        return TaskTypes({f.name: f.type for f in result.fields}, result)
+
+    def _value_task(self, t: TaskNode, m: ValueTask) -> TaskTypes:
+        ports: dict[str, BType | None] = {}
+        for i, o in enumerate(m.outputs):
+            if isinstance(o, TaskOutput):
+                vt = self.value(o.value, f"{t.pointer}/outputs/{i}/value", t.scope)
+                ports.setdefault(o.name, vt)
+        return TaskTypes(ports, _object(ports))
+
+    def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
+        body = t.child(ScopeRole.BODY)
+        ports = self._scope(body) if body is not None else {}
+        return TaskTypes(ports, _object(ports))
+
+    def _parallel(self, t: TaskNode, m: ParallelTask) -> TaskTypes:
+        ports: dict[str, BType | None] = {}
+        for branch in t.children:
+            for name, ty in self._scope(branch).items():
+                ports.setdefault(name, ty)
+        return TaskTypes(ports, _object(ports))
+
+    def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
+        pointer, scope = t.pointer, t.scope
+        bindings: list[tuple[int, TaskOutput, str, BType | None]] = []
+        for i, b in enumerate(m.inputs):
+            if isinstance(b, TaskOutput):
+                value_ptr = f"{pointer}/inputs/{i}/value"
+                bindings.append((i, b, value_ptr, self.value(b.value, value_ptr, scope)))
         if self.catalog is None:
             return TaskTypes(None, None)
-        res = self.catalog.resolve(m.operation)
+        res = self._resolved.get(t) or self.catalog.resolve(m.operation)
         if not res.ok:
             if res.code is not None:
                 self.rep.report(
                     res.code,
-                    f"{t.pointer}/operation",
+                    f"{pointer}/operation",
                     f"task `{t.id}`: {res.message()}",
                     subject={"task": t.id or ""},
                     hint=res.hint(),
@@ -336,37 +336,38 @@ class _Typer:
         bound: set[str] = set()
         explained: set[str] = set()
         """Ports an unknown binding is a misspelling of (its did-you-mean): not also unbound."""
-        for i, b, vt in bindings:
-            name_ptr = f"{t.pointer}/inputs/{i}/name"
-            if not self.cp.identity.name_ok(name_ptr) or b.name in bound:
+        bad_names = self.cp.identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
+        input_type, consumes = op.input_type, op.consumes
+        for i, b, value_ptr, vt in bindings:
+            name = b.name
+            if name in bound or (bad_names and f"{pointer}/inputs/{i}/name" in bad_names):
                 continue  # already reported (invalid or duplicated name)
-            bound.add(b.name)
-            port = op.input_port(b.name)
+            bound.add(name)
+            port = input_type.get_field(name)
             if port is None:
-                close = self._unknown_input(t, op, name_ptr, b.name)
+                close = self._unknown_input(t, op, f"{pointer}/inputs/{i}/name", name)
                 if close is not None:
                     explained.add(close)
                 continue
-            if op.is_fixed(b.name):
+            if op.is_fixed(name):
                 self.rep.report(
                     "TASK_INPUT_CATALOG_OWNED",
-                    name_ptr,
-                    f"task `{t.id}` binds `{b.name}`, which the catalog fixes for `{op.ref}`",
-                    subject={"task": t.id or "", "port": b.name},
-                    hint=f"remove this binding: the compiler injects `{b.name}` from the catalog",
-                    related=self._slot_related(op.slot(f"/fixed/{_escape(b.name)}"), "the catalog fixes it here"),
+                    f"{pointer}/inputs/{i}/name",
+                    f"task `{t.id}` binds `{name}`, which the catalog fixes for `{op.ref}`",
+                    subject={"task": t.id or "", "port": name},
+                    hint=f"remove this binding: the compiler injects `{name}` from the catalog",
+                    related=self._slot_related(op.slot(f"/fixed/{_escape(name)}"), "the catalog fixes it here"),
                 )
                 continue
-            value_ptr = f"{t.pointer}/inputs/{i}/value"
-            kind = op.consumes.get(b.name)
+            kind = consumes.get(name)
             if kind is not None:
-                self._consuming.append(_Binding(t, op, port, kind, value_ptr, b.value, t.scope, vt))
+                self._consuming.append(_Binding(t, op, port, kind, value_ptr, b.value, scope, vt))
                 continue
             self._check_port(t, op, port, b.value, value_ptr, vt)
         for port in op.required_ports:
             if port.name in bound:
                 continue
-            kind = op.consumes.get(port.name)
+            kind = consumes.get(port.name)
             if kind is not None:
                 self._missing_consumed.append((t, op, port, kind, port.name in explained))
                 continue
@@ -375,9 +376,7 @@ class _Typer:
         out_t = op.output_type
         if out_t is None:
             return TaskTypes({}, bt.ANY, op)
-        ports = {f.name: f.type for f in out_t.fields}
-        optional = frozenset(f.name for f in out_t.fields if not f.required)
-        return TaskTypes(ports, out_t, op, optional)
+        return TaskTypes(dict(op.output_port_types), out_t, op, op.optional_output_ports)
 
     def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> str | None:
         """Report an unknown binding; return the port it is a misspelling of, if any."""
@@ -539,75 +538,94 @@ class _Typer:
 
     def value(self, v: Any, pointer: str, scope: ScopeNode | None) -> BType | None:
         """The type of value `v` at `pointer` (recorded in the TypedPlan); None: unknown."""
-        t = self._value(v, pointer, scope)
+        kind = _VALUE_KINDS.get(type(v))
+        if kind is not None and not v.__pydantic_private__:  # the common case: a value model, not broken
+            t = kind(self, v, pointer, scope)
+        else:
+            t = self._value(v, pointer, scope)
         self.out.values[pointer] = t
         return t
 
     def _value(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType | None:
-        if is_broken(v):
-            return None
-        slot = Slot(self.file, ptr)
-        if isinstance(v, StringValue):
-            return bt.make("string", const=v.text, origin=slot, enum_slot=slot)
-        if isinstance(v, NumberValue):
-            n = v.number
-            integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
-            return bt.make("integer" if integral else "number", origin=slot)
-        if isinstance(v, BooleanValue):
-            return bt.make("boolean", origin=slot)
-        if isinstance(v, NullValue):
-            return bt.make("null", origin=slot)
-        if isinstance(v, ObjectValue):
-            fields: list[Field] = []
-            known = True
-            names: set[str] = set()
-            for i, member in enumerate(v.members):
-                if not isinstance(member, TaskOutput):
-                    known = False
-                    continue
-                mptr = f"{ptr}/members/{i}"
-                mt = self.value(member.value, f"{mptr}/value", scope)
-                if mt is None:
-                    known = False
-                elif member.name not in names:
-                    names.add(member.name)
-                    fields.append(Field(member.name, mt, True, Slot(self.file, mptr)))
-            return bt.object_of(fields, closed=True, origin=slot) if known else None
-        if isinstance(v, ArrayValue):
-            types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
-            if any(t is None for t in types):
+        kind = _VALUE_KINDS.get(type(v))
+        if kind is None:  # not exactly a value model: a placeholder, or the general lookup
+            if is_broken(v):
                 return None
-            joined = bt.join_all(types) if types else bt.NEVER  # empty: fits every array port
-            return bt.array_of(joined, origin=slot)  # mixed kinds: array of any
-        if isinstance(v, (OutputValue, InputValue, ChoiceValue, ItemValue)):
-            return self._reference(v, ptr)
-        if isinstance(v, IndexValue):
-            return bt.make("integer", origin=slot)
-        if isinstance(v, PresentValue):
-            return bt.make("boolean", origin=slot)
-        if isinstance(v, FieldValue):
-            return self._field(v, ptr, scope)
-        if isinstance(v, JsonValue):
-            for i, item in enumerate(v.items):
-                self.value(item, f"{ptr}/items/{i}", scope)
-            return bt.make("string", origin=slot)
-        if isinstance(v, PredicateValue):
-            self._predicate(v, ptr, scope)
-            return bt.make("boolean", origin=slot)
-        return None
-
-    def _reference(self, v: Any, ptr: str) -> BType | None:
-        r = self.cp.resolutions.get(ptr)
-        if r is None or not r.ok or r.target is None:
+            kind = _handler(_VALUE_KINDS, v)
+            if kind is None:
+                return None
+        elif v.__pydantic_private__:  # is_broken(v) for a model: marked by the shape pass or a later one
             return None
-        target = r.target
-        if isinstance(v, InputValue):
-            return self.out.inputs.get(target)
-        if isinstance(v, ChoiceValue):
-            return self.out.choices.get(target)
-        if isinstance(v, ItemValue):
-            return self._item_types.get(target)
-        # an output read
+        return kind(self, v, ptr, scope)
+
+    # -- literals and computed values: their own type, located at the value
+
+    def _string(self, v: StringValue, ptr: str, scope: ScopeNode | None) -> BType:
+        slot = Slot(self.file, ptr)
+        return bt.make("string", const=v.text, origin=slot, enum_slot=slot)
+
+    def _number(self, v: NumberValue, ptr: str, scope: ScopeNode | None) -> BType:
+        n = v.number
+        integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
+        return bt.make("integer" if integral else "number", origin=Slot(self.file, ptr))
+
+    def _boolean(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType:
+        return bt.make("boolean", origin=Slot(self.file, ptr))  # a boolean literal, `present`
+
+    def _null(self, v: NullValue, ptr: str, scope: ScopeNode | None) -> BType:
+        return bt.make("null", origin=Slot(self.file, ptr))
+
+    def _index(self, v: IndexValue, ptr: str, scope: ScopeNode | None) -> BType:
+        return bt.make("integer", origin=Slot(self.file, ptr))
+
+    def _object_value(self, v: ObjectValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        fields: list[Field] = []
+        known = True
+        names: set[str] = set()
+        for i, member in enumerate(v.members):
+            if not isinstance(member, TaskOutput):
+                known = False
+                continue
+            mptr = f"{ptr}/members/{i}"
+            mt = self.value(member.value, f"{mptr}/value", scope)
+            if mt is None:
+                known = False
+            elif member.name not in names:
+                names.add(member.name)
+                fields.append(bt.new_field(member.name, mt, True, Slot(self.file, mptr)))
+        return bt.object_of(fields, closed=True, origin=Slot(self.file, ptr)) if known else None
+
+    def _array(self, v: ArrayValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+        if any(t is None for t in types):
+            return None
+        joined = bt.join_all(types) if types else bt.NEVER  # empty: fits every array port
+        return bt.array_of(joined, origin=Slot(self.file, ptr))  # mixed kinds: array of any
+
+    def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
+        for i, item in enumerate(v.items):
+            self.value(item, f"{ptr}/items/{i}", scope)
+        return bt.make("string", origin=Slot(self.file, ptr))
+
+    def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
+        self._predicate(v, ptr, scope)
+        return bt.make("boolean", origin=Slot(self.file, ptr))
+
+    def _field_value(self, v: FieldValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        return self._field(v, ptr, scope)
+
+    # -- references: the type of what they resolve to (None: in error, already reported)
+
+    def _target(self, ptr: str) -> Any:
+        r = self.cp.resolutions.get(ptr)
+        if r is None or not r.ok:
+            return None
+        return r.target
+
+    def _output_read(self, v: OutputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        target = self._target(ptr)
+        if target is None:
+            return None
         tt = self.out.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
@@ -617,6 +635,18 @@ class _Typer:
             return tt.ports[v.port]
         self._unknown_output(target, tt, v.port, ptr)
         return None
+
+    def _input_read(self, v: InputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        target = self._target(ptr)
+        return self.out.inputs.get(target) if target is not None else None
+
+    def _choice_read(self, v: ChoiceValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        target = self._target(ptr)
+        return self.out.choices.get(target) if target is not None else None
+
+    def _item_read(self, v: ItemValue, ptr: str, scope: ScopeNode | None) -> BType | None:
+        target = self._target(ptr)
+        return self._item_types.get(target) if target is not None else None
 
     def _unknown_output(self, target: TaskNode, tt: TaskTypes, port: str, ptr: str) -> None:
         op = tt.operation
@@ -757,10 +787,13 @@ class _Typer:
         unknown may produce any kind: an unknown contract proves no absence."""
         if self.catalog is None:
             return
+        resolve, resolved = self.catalog.resolve, self._resolved
         for node in self.cp.tasks:
             m = node.model
             if isinstance(m, OperationTask):  # in error or not: its contract says what it produces
-                res = self.catalog.resolve(m.operation) if isinstance(m.operation, str) else None
+                res = resolve(m.operation) if isinstance(m.operation, str) else None
+                if res is not None:
+                    resolved[node] = res  # resolved once: `_operation` reads it here
                 if res is not None and res.ok and res.operation is not None:
                     self._produced.update(res.operation.produces.values())
                 else:
@@ -972,7 +1005,50 @@ def _object(ports: dict[str, BType | None]) -> BType | None:
     """The whole result of a task whose ports are `ports` (None when one is unknown)."""
     if any(t is None for t in ports.values()):
         return None
-    return bt.object_of([Field(name, t) for name, t in ports.items()], closed=True)  # type: ignore[arg-type]
+    return bt.object_of([bt.new_field(name, t) for name, t in ports.items()], closed=True)  # type: ignore[arg-type]
+
+
+def _handler(table: dict[type, Any], node: Any) -> Any:
+    """The entry of `table` for `node`: by its exact class (the models are final), else
+    the first class of the table it is an instance of (None: no entry)."""
+    found = table.get(type(node))
+    if found is None:
+        for cls, entry in table.items():
+            if isinstance(node, cls):
+                return entry
+    return found
+
+
+_TASK_KINDS: dict[type, Any] = {
+    OperationTask: _Typer._operation,
+    TransformTask: _Typer._transform,
+    ValueTask: _Typer._value_task,
+    CallTask: _Typer._call,
+    SequenceTask: _Typer._sequence,
+    ConditionalTask: _Typer._conditional,
+    ParallelTask: _Typer._parallel,
+    ForeachTask: _Typer._foreach,
+}
+"""Task model class -> how it is typed."""
+
+_VALUE_KINDS: dict[type, Any] = {
+    StringValue: _Typer._string,
+    NumberValue: _Typer._number,
+    BooleanValue: _Typer._boolean,
+    NullValue: _Typer._null,
+    ObjectValue: _Typer._object_value,
+    ArrayValue: _Typer._array,
+    OutputValue: _Typer._output_read,
+    InputValue: _Typer._input_read,
+    ChoiceValue: _Typer._choice_read,
+    ItemValue: _Typer._item_read,
+    IndexValue: _Typer._index,
+    PresentValue: _Typer._boolean,
+    FieldValue: _Typer._field_value,
+    JsonValue: _Typer._json,
+    PredicateValue: _Typer._predicate_value,
+}
+"""Value model class -> how its type is found."""
 
 
 def _expects(m: Mismatch) -> str:
