@@ -171,13 +171,18 @@ class PlanningGraph:
     # -------------------------------------------------------------- invariants
 
     def check(self) -> list[str]:
-        """Violations of the graph's invariants (empty when sound): a lowering bug otherwise."""
+        """Violations of the graph's invariants (empty when sound): a lowering bug otherwise.
+
+        One pass over each step (its expressions collected in one walk of its fields),
+        in the order the problems are reported: a duplicate ID, then each reference
+        read before its step runs, then each call of an unknown workflow."""
         problems: list[str] = []
-        if self.entrypoint not in self.workflows:
+        workflows = self.workflows
+        if self.entrypoint not in workflows:
             problems.append(f"entrypoint `{self.entrypoint}` is not a workflow")
-        for wf in self.workflows.values():
+        for wf in workflows.values():
             seen: set[str] = set()
-            for section, steps in (("steps", wf.steps), ("finally", wf.finally_)):
+            for steps in (wf.steps, wf.finally_):
                 for step in steps:
                     if step.id in seen:
                         problems.append(f"{wf.name}: step `{step.id}` appears twice")
@@ -185,7 +190,7 @@ class PlanningGraph:
                         if ref not in seen:
                             problems.append(f"{wf.name}: step `{step.id}` reads `{ref}` before it runs")
                     for target in _calls(step):
-                        if target not in self.workflows:
+                        if target not in workflows:
                             problems.append(f"{wf.name}: step `{step.id}` calls unknown workflow `{target}`")
                     seen.add(step.id)
             for name, out in wf.outputs.items():
@@ -226,8 +231,34 @@ class PlanningGraph:
 # ------------------------------------------------------------------ rendering
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
 def render_tree(tree: Any) -> Any:
-    """A data tree as emitted: Expr -> `${...}`, literal strings escaped."""
+    """A data tree as emitted: Expr -> `${...}`, literal strings escaped.
+
+    Dispatches on the exact type (a step's fields hold hundreds of thousands of
+    nodes in a large plan); anything else (a subclass) goes `_render_general`."""
+    t = type(tree)
+    if t is Expr:
+        return "${" + tree.text + "}"
+    if t is dict:
+        out = {}
+        for k, v in tree.items():
+            out[k] = "${" + v.text + "}" if type(v) is Expr else render_tree(v)
+        return out
+    if t is Literal:
+        return dialect.escape_literal(tree.value)
+    if t is str:
+        return dialect.escape_literal(tree)
+    if t is list:
+        return [render_tree(v) for v in tree]
+    if t in _SCALARS:
+        return tree
+    return _render_general(tree)
+
+
+def _render_general(tree: Any) -> Any:
     if isinstance(tree, Expr):
         return tree.render()
     if isinstance(tree, Literal):
@@ -241,6 +272,11 @@ def render_tree(tree: Any) -> Any:
     return tree
 
 
+_VERBATIM = frozenset({"schema", "path", "template", "max_items", "max_concurrency", "call", "workflow", "required", "effect"})
+"""Fields that are not data trees: taken as written."""
+_CALL_LISTS = frozenset({"branches", "cases"})
+
+
 def _step_data(step: Step) -> dict[str, Any]:
     out: dict[str, Any] = {"id": step.id, "type": step.type}
     if step.title:
@@ -249,12 +285,13 @@ def _step_data(step: Step) -> dict[str, Any]:
     if step.when is not None:
         out["when"] = step.when.render()
     for name, value in step.fields.items():
-        out[name] = _field_data(name, value)
+        if name in _VERBATIM:
+            out[name] = value
+        elif name in _CALL_LISTS or name == "default":
+            out[name] = _field_data(name, value)
+        else:
+            out[name] = render_tree(value)
     return out
-
-
-_VERBATIM = {"schema", "path", "template", "max_items", "max_concurrency", "call", "workflow", "required", "effect"}
-"""Fields that are not data trees: taken as written."""
 
 
 def _field_data(name: str, value: Any) -> Any:
@@ -291,38 +328,70 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
     return out
 
 
-def _walk_exprs(value: Any):
-    if isinstance(value, Expr):
-        yield value
-    elif isinstance(value, dict):
+_LEAVES = frozenset({str, int, float, bool, type(None), Literal})
+"""Types `_collect_exprs` skips at once (a Literal is never evaluated)."""
+
+
+def _collect_exprs(value: Any, out: list[Expr]) -> None:
+    """Every Expr in a data tree, in document order, appended to `out`."""
+    t = type(value)
+    if t is dict:
         for v in value.values():
-            yield from _walk_exprs(v)
-    elif isinstance(value, list):
+            t = type(v)
+            if t is Expr:
+                out.append(v)
+            elif t not in _LEAVES:
+                _collect_exprs(v, out)
+    elif t is list:
         for v in value:
-            yield from _walk_exprs(v)
+            t = type(v)
+            if t is Expr:
+                out.append(v)
+            elif t not in _LEAVES:
+                _collect_exprs(v, out)
+    elif t is Expr or (t not in _LEAVES and isinstance(value, Expr)):
+        out.append(value)
+    elif t not in _LEAVES and isinstance(value, dict):  # subclasses: rare, the general way
+        for v in value.values():
+            _collect_exprs(v, out)
+    elif t not in _LEAVES and isinstance(value, list):
+        for v in value:
+            _collect_exprs(v, out)
 
 
 def _refs_in(expr: Expr) -> list[str]:
+    text = expr.text
+    if "data.steps" not in text:  # no reference (the common case: inputs, literals)
+        return []
     out = []
-    for m in _STEP_REF_RE.finditer(expr.text):
-        if m.group(1) is not None:
-            out.append(m.group(1))
-        elif m.group(2) is not None:
-            out.append(json.loads(f'"{m.group(2)}"'))
+    for m in _STEP_REF_RE.finditer(text):
+        name = m.group(1)
+        if name is not None:
+            out.append(name)
+        else:
+            quoted = m.group(2)
+            if quoted is not None:
+                # a JSON string body: taken as it is when there is nothing to decode
+                out.append(quoted if "\\" not in quoted and quoted.isprintable() else json.loads(f'"{quoted}"'))
     return out
 
 
 def _step_refs(step: Step) -> list[str]:
+    exprs: list[Expr] = [step.when] if step.when is not None else []
+    _collect_exprs(step.fields, exprs)
     refs: list[str] = []
-    if step.when is not None:
-        refs.extend(_refs_in(step.when))
-    for e in _walk_exprs(step.fields):
+    for e in exprs:
         refs.extend(_refs_in(e))
     return refs
 
 
+_CALL_FIELDS = frozenset({"call", "workflow", "branches", "cases", "default"})
+
+
 def _calls(step: Step) -> list[str]:
     f = step.fields
+    if _CALL_FIELDS.isdisjoint(f):
+        return []
     out = [f[k] for k in ("call", "workflow") if isinstance(f.get(k), str)]
     for k in ("branches", "cases"):
         out.extend(item["call"] for item in f.get(k, ()) if "call" in item)

@@ -246,6 +246,11 @@ def _plain_allowed(text: str) -> bool:
     return ": " not in text and text[-1] != ":" and " #" not in text
 
 
+_PLAIN_FIRST = frozenset(map(chr, range(0x21, 0x7F))) - _LEADING_INDICATORS - _AMBIGUOUS_FIRST - set("?:-.")
+"""First characters of a printable ASCII string that libyaml may write plain (no
+indicator, no `---`/`...`) and that no ambiguous scalar starts with."""
+
+
 def _one_line(text: str) -> str:
     """A string without `\\n` as libyaml writes it: plain; single-quoted when asked to be
     or when plain is not allowed; double-quoted when it has a non-printable character.
@@ -290,8 +295,8 @@ class _BlockWriter:
     mapping two columns deeper, a sequence under a key at the key's own column
     (indentless), a collection in a sequence item starting on the dash's line, empty
     collections as `{}` / `[]`, a scalar's lines two columns deeper than its collection.
-    Each entry is written as one piece: `lead` (a line break and the indentation, or a
-    space after a dash) + key or dash + value."""
+    Each entry starts with `lead`: a line break and the indentation, or (for the first
+    entry of a collection in a sequence item) the space after the dash."""
 
     __slots__ = ("out", "values", "keys")
 
@@ -324,7 +329,18 @@ class _BlockWriter:
     def string(self, value: str, pad: str) -> str:
         if "\n" in value:
             return _literal(value, pad)
-        text = self.values[value] = " " + _one_line(value)
+        if (
+            value[:1] in _PLAIN_FIRST
+            and value.isascii()
+            and value.isprintable()
+            and value[-1] not in " :"
+            and ": " not in value
+            and " #" not in value
+        ):  # the common case (`${...}`, pointers, IDs), `_one_line` in one expression
+            text = " " + value
+        else:
+            text = " " + _one_line(value)
+        self.values[value] = text
         return text
 
     def mapping(self, data: dict, pad: str, lead: str) -> None:
@@ -334,24 +350,23 @@ class _BlockWriter:
         for k, v in data.items():
             if type(k) is not str:  # the cache below matches by equality, not type
                 raise _Unsupported
-            key = keys.get(k) or self.key(k)
+            w(lead)
+            w(keys.get(k) or self.key(k))
             t = type(v)
             if t is str:
-                w(lead + key + (values.get(v) or self.string(v, inner)))
+                w(values.get(v) or self.string(v, inner))
             elif t is dict:
                 if v:
-                    w(lead + key)
                     self.mapping(v, inner, inner)
                 else:
-                    w(lead + key + " {}")
+                    w(" {}")
             elif t is list:
                 if v:
-                    w(lead + key)
                     self.sequence(v, pad, pad)
                 else:
-                    w(lead + key + " []")
+                    w(" []")
             else:
-                w(lead + key + _plain(v, t))
+                w(_plain(v, t))
             lead = pad
 
     def sequence(self, data: list, pad: str, lead: str) -> None:
@@ -359,23 +374,23 @@ class _BlockWriter:
         values = self.values
         inner = pad + "  "
         for v in data:
+            w(lead)
+            w("-")
             t = type(v)
             if t is str:
-                w(lead + "-" + (values.get(v) or self.string(v, inner)))
+                w(values.get(v) or self.string(v, inner))
             elif t is dict:
                 if v:
-                    w(lead + "-")
                     self.mapping(v, inner, " ")
                 else:
-                    w(lead + "- {}")
+                    w(" {}")
             elif t is list:
                 if v:
-                    w(lead + "-")
                     self.sequence(v, inner, " ")
                 else:
-                    w(lead + "- []")
+                    w(" []")
             else:
-                w(lead + "-" + _plain(v, t))
+                w(_plain(v, t))
             lead = pad
 
 
