@@ -25,6 +25,7 @@ from taskplan.workflow import dialect
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 # A step reference, or a string literal (consumed whole, so that text inside it is never taken for a reference).
+_PLAIN_STEP_REF_RE = re.compile(r"data\.steps\.([A-Za-z0-9_-]+)")
 _STEP_REF_RE = re.compile(r'data\.steps(?:\.([A-Za-z0-9_-]+)|\["((?:[^"\\]|\\.)*)"\])|"(?:[^"\\]|\\.)*"')
 
 
@@ -75,7 +76,7 @@ def segment(name: str | int) -> str:
 
 
 def path(base: str, *names: str | int) -> Expr:
-    return Expr(base + "".join(segment(n) for n in names))
+    return Expr(base + "".join(map(segment, names)) if names else base)
 
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
@@ -361,8 +362,10 @@ def _collect_exprs(value: Any, out: list[Expr]) -> None:
 
 def _refs_in(expr: Expr) -> list[str]:
     text = expr.text
-    if "data.steps" not in text:  # no reference (the common case: inputs, literals)
+    if "data.steps" not in text:  # no reference (inputs, literals)
         return []
+    if '"' not in text:  # no string literal, no quoted ID: only the plain form can match
+        return _PLAIN_STEP_REF_RE.findall(text)
     out = []
     for m in _STEP_REF_RE.finditer(text):
         name = m.group(1)
