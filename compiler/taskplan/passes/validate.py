@@ -241,6 +241,11 @@ class _Validator:
         self.guards: frozenset = frozenset()
         """The steps that the `when` of the cleanup step being checked (or of an enclosing
         one) tests with `present(...)`."""
+        self.schema_problems: dict[str, tuple[tuple, str] | None] = {}
+        """Embedded schema (by repr) -> `_schema_problem` of it: compiled output repeats a few
+        schemas thousands of times, and repr is ~2x cheaper than the canonical JSON text."""
+        self.strict_problems: dict[str, tuple[tuple, str] | None] = {}
+        """The same for `_strict_problem` (repr keeps the order of keys, which its message follows)."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -396,18 +401,17 @@ class _Validator:
             items, path = stack.pop()
             if type(items) is not list:
                 continue
-            for i, step in enumerate(items):
-                count += 1
-                if count > limit:
-                    self.report(
-                        LIMIT,
-                        path + (i,),
-                        f"the document has more than {limit} steps (the limit, Limits.max_workflow_steps)",
-                    )
-                    return False
+            count += len(items)
+            if count > limit:
+                self.report(
+                    LIMIT,
+                    path + (len(items) - (count - limit),),  # the first step past the limit
+                    f"the document has more than {limit} steps (the limit, Limits.max_workflow_steps)",
+                )
+                return False
             for i in range(len(items) - 1, -1, -1):
                 step = items[i]
-                if type(step) is not dict or d.step_kind(step.get("type")) != "switch":
+                if type(step) is not dict or step.get("type") != "switch":  # only a switch holds steps
                     continue
                 default = step.get("default")
                 if type(default) is dict:
@@ -575,62 +579,61 @@ class _Validator:
     def _check_step(self, wf: _Workflow, step: _Step, chain: tuple) -> None:
         node, path, kind = step.node, step.path, step.kind
         section = step.section
+        expression, value = self._expression, self._value
 
-        def expression(field: str) -> None:
-            if field in node:
-                self._expression(wf, node[field], path + (field,), chain, section, step)
-
-        def value(value: Any, vpath: tuple) -> None:
-            self._value(wf, value, vpath, chain, section, step)
-
-        expression("when")
-        if kind == "set":
+        if "when" in node:
+            expression(wf, node["when"], path + ("when",), chain, section, step)
+        if kind == d.EXECUTOR:
+            if "input" in node:
+                value(wf, node["input"], path + ("input",), chain, section, step)
+        elif kind == "set":
             if "value" in node:
-                value(node["value"], path + ("value",))
+                value(wf, node["value"], path + ("value",), chain, section, step)
         elif kind == "switch":
             cases = node.get("cases")
             if type(cases) is list:
                 for j, case in enumerate(cases):
                     if type(case) is dict:
                         if "when" in case:
-                            self._expression(wf, case["when"], path + ("cases", j, "when"), chain, section, step)
+                            expression(wf, case["when"], path + ("cases", j, "when"), chain, section, step)
                         if "input" in case:
-                            value(case["input"], path + ("cases", j, "input"))
+                            value(wf, case["input"], path + ("cases", j, "input"), chain, section, step)
             default = node.get("default")
             if type(default) is dict and "input" in default:
-                value(default["input"], path + ("default", "input"))
+                value(wf, default["input"], path + ("default", "input"), chain, section, step)
         elif kind == "parallel":
             branches = node.get("branches")
             if type(branches) is list:
                 for j, branch in enumerate(branches):
                     if type(branch) is dict and "input" in branch:
-                        value(branch["input"], path + ("branches", j, "input"))
+                        value(wf, branch["input"], path + ("branches", j, "input"), chain, section, step)
         elif kind in d.LOOP_TYPES:
-            expression("items")
+            if "items" in node:
+                expression(wf, node["items"], path + ("items",), chain, section, step)
             if "input" in node:
-                value(node["input"], path + ("input",))
+                value(wf, node["input"], path + ("input",), chain, section, step)
         elif kind == "workflow.call":
             if "input" in node:
-                value(node["input"], path + ("input",))
+                value(wf, node["input"], path + ("input",), chain, section, step)
         elif kind == "template.render":
             if "values" in node:
-                value(node["values"], path + ("values",))
+                value(wf, node["values"], path + ("values",), chain, section, step)
             self._check_template(node, path, step)
         elif kind == "llm.call":
-            expression("prompt")
+            if "prompt" in node:
+                expression(wf, node["prompt"], path + ("prompt",), chain, section, step)
             if "schema" in node and self._check_schema(path + ("schema",), node["schema"], step):
                 self._check_strict(path + ("schema",), node["schema"], step)
         elif kind in ("value.project", "array.project"):
-            expression("from")
+            if "from" in node:
+                expression(wf, node["from"], path + ("from",), chain, section, step)
             if "schema" in node:
                 self._check_schema(path + ("schema",), node["schema"], step)
         elif kind == "value.validate":
-            expression("value")
+            if "value" in node:
+                expression(wf, node["value"], path + ("value",), chain, section, step)
             if "schema" in node:
                 self._check_schema(path + ("schema",), node["schema"], step)
-        elif kind == d.EXECUTOR:
-            if "input" in node:
-                value(node["input"], path + ("input",))
 
     def _value(self, wf: _Workflow, value: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
         """Every expression of a data tree (iteratively; `$literal` and `$` keys are data).
@@ -659,11 +662,9 @@ class _Validator:
                     stack.append((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
-        if type(text) is not str:
-            return
-        body = ex.split(text)
-        if body is None:
-            return  # not a whole expression: the structural check said so
+        if type(text) is not str or len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
+            return  # not a whole expression (ex.split): the structural check said so
+        body = text[2:-1]
         if len(text) > self.limits.max_expression_chars:
             self.report(
                 LIMIT, path,
@@ -678,7 +679,25 @@ class _Validator:
             self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
             return
         for ref in parsed.refs:
-            self._reference(wf, ref, text, path, chain, section, step)
+            if not self._plainly_fine(wf, ref, chain):
+                self._reference(wf, ref, text, path, chain, section, step)
+
+    def _plainly_fine(self, wf: _Workflow, ref: ex.Ref, chain: tuple) -> bool:
+        """The common references, where `_reference` would report nothing: a declared input,
+        an item in a loop body, or a result field of an earlier step of the same list (not a
+        called workflow's output, which `_result_field` looks up). False: ask `_reference`."""
+        root = ref.root
+        if root == "steps":
+            target = wf.by_id.get(ref.name)  # type: ignore[arg-type]
+            if target is None or target.list_path != chain[0][0] or target.index >= chain[0][1]:
+                return False
+            segments = ref.segments
+            return not segments or target.kind is None or (
+                target.kind != "workflow.call" and segments[0] in d.RESULT_FIELDS[target.kind]
+            )
+        if root == "inputs":
+            return wf.inputs is None or ref.name in wf.inputs
+        return wf.item_ok
 
     # --- references -------------------------------------------------------------------------
 
@@ -845,7 +864,13 @@ class _Validator:
         first problem. Returns whether it is valid."""
         if type(schema) not in (dict, bool):
             return False  # the structural check reported its type
-        problem = _schema_problem(_canonical(schema))
+        key = _key(schema)
+        if key is not None and key in self.schema_problems:
+            problem = self.schema_problems[key]
+        else:
+            problem = _schema_problem(_canonical(schema))
+            if key is not None:
+                self.schema_problems[key] = problem
         if problem is None:
             return True
         where, message = problem
@@ -853,7 +878,13 @@ class _Validator:
         return False
 
     def _check_strict(self, path: tuple, schema: Any, step: _Step) -> None:
-        problem = _strict_problem(schema)
+        key = _key(schema)
+        if key is None:  # pragma: no cover - reading limits the depth
+            problem = _strict_problem(schema)
+        elif key in self.strict_problems:
+            problem = self.strict_problems[key]
+        else:
+            problem = self.strict_problems[key] = _strict_problem(schema)
         if problem is not None:
             where, message = problem
             self.report(SCHEMA, path + where, f"an `llm.call` schema must be strict: {message}", step=step,
@@ -1036,6 +1067,14 @@ def _present_guards(when: Any) -> frozenset:
 
 
 # --- embedded JSON Schemas (cached by canonical text: compiled output repeats them) ------------
+
+def _key(schema: Any) -> str | None:
+    """A schema's repr, for the per-document memos: equal reprs, equal schemas (plain data)."""
+    try:
+        return repr(schema)
+    except RecursionError:  # pragma: no cover - reading limits the depth
+        return None
+
 
 def _canonical(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -8,6 +8,7 @@ validate pass, the emitter and the lowering pass.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 VERSION = 1
@@ -93,6 +94,12 @@ def step_kind(type_: object) -> str | None:
     EXECUTOR for a catalog executor type, None for anything else."""
     if not isinstance(type_, str):
         return None
+    return _string_kind(type_)
+
+
+@lru_cache(maxsize=4096)
+def _string_kind(type_: str) -> str | None:
+    # cached: a document repeats a few type strings thousands of times (two regexes each)
     if type_ in RESULT_FIELDS and type_ != EXECUTOR:
         return type_
     if EXECUTOR_TYPE_RE.match(type_) and not RESERVED_TYPE_RE.match(type_):

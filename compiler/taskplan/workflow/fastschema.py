@@ -470,3 +470,274 @@ _GROUPS: list[tuple[tuple[str, ...], Callable[[Compiler, dict[str, Any]], Check]
     (("oneOf",), Compiler._one_of),
     (("not",), Compiler._not),
 ]
+
+
+# --- validity only: the same schema as generated Python source --------------------------------
+
+Predicate = Callable[[Any], bool]
+
+_TYPE_TESTS = {
+    "object": "type({v}) is dict",
+    "array": "type({v}) is list",
+    "string": "type({v}) is str",
+    "boolean": "type({v}) is bool",
+    "null": "{v} is None",
+    "integer": "(type({v}) is int or (type({v}) is float and {v}.is_integer()))",
+    "number": "(type({v}) is int or type({v}) is float)",
+}
+
+
+class PredicateCompiler:
+    """Compiles a schema into `valid(value) -> bool`: exactly whether the checks of
+    `Compiler` would report nothing, without building paths or messages.
+
+    Why: a valid document is the common case (the compiler checks its own output), and
+    the closures of `Compiler` pay for error reporting on every node (a path tuple per
+    member, a call per keyword). Like fastjsonschema, this generates one Python function
+    per subschema, with the keyword checks inlined and object members dispatched by
+    name; callers run `Compiler`'s checks only when this says False, so that errors
+    are found and worded in one place. `overrides` gives predicates for the `$ref`s
+    that `Compiler` replaces with hand-written checks (each must agree with its check).
+    """
+
+    def __init__(
+        self,
+        root: dict[str, Any],
+        overrides: dict[str, Predicate] | None = None,
+        patterns: dict[str, str] | None = None,
+    ):
+        self.root = root
+        self.patterns = patterns or {}
+        """Pattern -> a Python expression over the string `{v}` that holds exactly when the
+        pattern matches, for patterns where a regex call costs more than it must; `{search}`
+        in it is the pattern's own compiled search."""
+        self.env: dict[str, Any] = {"_json_equal": _json_equal}
+        self.lines: list[str] = []
+        self.by_ref: dict[str, str] = {}
+        self.counter = 0
+        for ref, fn in (overrides or {}).items():
+            self.by_ref[ref] = self._constant(fn)
+
+    def refs(self, *refs: str) -> list[Predicate]:
+        """The predicates of the subschemas at `refs` (e.g. "#")."""
+        names = [self._ref(ref) for ref in refs]
+        exec(compile("\n".join(self.lines), "<workflow schema predicates>", "exec"), self.env)  # noqa: S102 - generated from our own schema
+        self.lines = []
+        return [self.env[name] for name in names]
+
+    def source(self) -> str:
+        """The generated code not yet compiled (for reading it while debugging)."""
+        return "\n".join(self.lines)
+
+    resolve = Compiler.resolve
+
+    # --- names -----------------------------------------------------------------------
+
+    def _fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def _constant(self, value: Any) -> str:
+        name = self._fresh("K")
+        self.env[name] = value
+        return name
+
+    def _ref(self, ref: str) -> str:
+        if ref not in self.by_ref:
+            self.by_ref[ref] = name = self._fresh("ref")  # before compiling: recursion calls it by name
+            self._define(name, self.resolve(ref))
+        return self.by_ref[ref]
+
+    def _function(self, schema: Any) -> str:
+        """A function for a subschema that is tested, not asserted (anyOf, not, if...)."""
+        if isinstance(schema, dict) and "$ref" in schema and set(schema) - ANNOTATIONS == {"$ref"}:
+            return self._ref(schema["$ref"])
+        name = self._fresh("sub")
+        self._define(name, schema)
+        return name
+
+    def _define(self, name: str, schema: Any) -> None:
+        body: list[str] = []
+        self._emit(schema, "x", body, 1, None)
+        self.lines.append(f"def {name}(x):")
+        self.lines.extend(body)
+        self.lines.append("    return True")
+
+    # --- code ------------------------------------------------------------------------
+
+    def _emit(self, schema: Any, v: str, out: list[str], depth: int, known: str | None) -> None:
+        """Statements that `return False` unless the value in variable `v` is valid.
+        `known`: the value's JSON type when the code around already checked it."""
+        pad = "    " * depth
+        if schema is True or schema == {}:
+            return
+        if schema is False:
+            out.append(f"{pad}return False")
+            return
+        if not isinstance(schema, dict):
+            raise TypeError(f"not a schema: {schema!r}")
+        unknown = set(schema) - SUPPORTED
+        if unknown:
+            raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
+        if "$ref" in schema:
+            ref = schema["$ref"]
+            target = None if ref in self.by_ref else self.resolve(ref)
+            if target is not None and _inlinable(target):
+                self._emit(target, v, out, depth, known)
+            else:
+                out.append(f"{pad}if not {self._ref(ref)}({v}): return False")
+        types = schema.get("type")
+        if types is not None:
+            names = [types] if isinstance(types, str) else list(types)
+            tests = [_TYPE_TESTS[n].format(v=v) if n in _TYPE_TESTS else "False" for n in names]
+            if known not in names:
+                out.append(f"{pad}if not ({' or '.join(tests)}): return False")
+            if len(names) == 1 and names[0] in ("object", "array", "string"):
+                known = names[0]
+        if "const" in schema:
+            const = schema["const"]
+            if type(const) is str:
+                out.append(f"{pad}if not (type({v}) is str and {v} == {const!r}): return False")
+            else:
+                out.append(f"{pad}if not _json_equal({v}, {self._constant(const)}): return False")
+        if "enum" in schema:
+            options = schema["enum"]
+            if all(type(o) is str for o in options):
+                out.append(f"{pad}if not (type({v}) is str and {v} in {self._constant(frozenset(options))}): return False")
+            else:
+                out.append(f"{pad}if not any(_json_equal({v}, o) for o in {self._constant(list(options))}): return False")
+        self._string(schema, v, out, depth, known)
+        self._number(schema, v, out, depth)
+        self._array(schema, v, out, depth, known)
+        self._object(schema, v, out, depth, known)
+        for sub in schema.get("allOf", ()):
+            self._emit(sub, v, out, depth, known)
+        if "anyOf" in schema:
+            calls = " or ".join(f"{self._function(s)}({v})" for s in schema["anyOf"]) or "False"
+            out.append(f"{pad}if not ({calls}): return False")
+        if "oneOf" in schema:
+            calls = " + ".join(f"{self._function(s)}({v})" for s in schema["oneOf"]) or "0"
+            out.append(f"{pad}if ({calls}) != 1: return False")
+        if "not" in schema:
+            out.append(f"{pad}if {self._function(schema['not'])}({v}): return False")
+        if "if" in schema:
+            out.append(f"{pad}if {self._function(schema['if'])}({v}):")
+            then: list[str] = []
+            self._emit(schema.get("then", True), v, then, depth + 1, known)
+            out.extend(then or [f"{pad}    pass"])
+            out.append(f"{pad}else:")
+            other: list[str] = []
+            self._emit(schema.get("else", True), v, other, depth + 1, known)
+            out.extend(other or [f"{pad}    pass"])
+
+    def _guarded(self, test: str, inner: list[str], out: list[str], depth: int, already: bool) -> None:
+        """`inner` (written one level deeper) under `if test:`, or as it is when `already` holds."""
+        if not inner:
+            return
+        if already:
+            out.extend(line[4:] for line in inner)
+        else:
+            out.append("    " * depth + f"if {test}:")
+            out.extend(inner)
+
+    def _string(self, schema: dict, v: str, out: list[str], depth: int, known: str | None) -> None:
+        pattern, low, high = schema.get("pattern"), schema.get("minLength"), schema.get("maxLength")
+        if pattern is None and low is None and high is None:
+            return
+        inner: list[str] = []
+        pad = "    " * (depth + 1)
+        if high is not None:
+            inner.append(f"{pad}if len({v}) > {high!r}: return False")
+        if low is not None:
+            inner.append(f"{pad}if len({v}) < {low!r}: return False")
+        if pattern is not None:
+            search = self._constant(re.compile(ecma_pattern(pattern)).search)
+            test = self.patterns.get(pattern, "{search}({v}) is not None").format(v=v, search=search)
+            inner.append(f"{pad}if not ({test}): return False")
+        self._guarded(f"type({v}) is str", inner, out, depth, known == "string")
+
+    def _number(self, schema: dict, v: str, out: list[str], depth: int) -> None:
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is None and high is None:
+            return
+        inner: list[str] = []
+        pad = "    " * (depth + 1)
+        if low is not None:
+            inner.append(f"{pad}if {v} < {self._constant(low)}: return False")
+        if high is not None:
+            inner.append(f"{pad}if {v} > {self._constant(high)}: return False")
+        self._guarded(f"(type({v}) is int or type({v}) is float)", inner, out, depth, False)
+
+    def _array(self, schema: dict, v: str, out: list[str], depth: int, known: str | None) -> None:
+        if not any(k in schema for k in ("items", "minItems", "maxItems")):
+            return
+        inner: list[str] = []
+        pad = "    " * (depth + 1)
+        if "minItems" in schema:
+            inner.append(f"{pad}if len({v}) < {schema['minItems']!r}: return False")
+        if "maxItems" in schema:
+            inner.append(f"{pad}if len({v}) > {schema['maxItems']!r}: return False")
+        if "items" in schema:
+            item = self._fresh("i")
+            body: list[str] = []
+            self._emit(schema["items"], item, body, depth + 2, None)
+            if body:
+                inner.append(f"{pad}for {item} in {v}:")
+                inner.extend(body)
+        self._guarded(f"type({v}) is list", inner, out, depth, known == "array")
+
+    def _object(self, schema: dict, v: str, out: list[str], depth: int, known: str | None) -> None:
+        keywords = ("properties", "required", "additionalProperties", "propertyNames", "minProperties",
+                    "dependentRequired", "dependentSchemas")
+        if not any(k in schema for k in keywords):
+            return
+        inner: list[str] = []  # under `if type(v) is dict:`, at depth + 1
+        pad = "    " * (depth + 1)
+        required = schema.get("required", ())
+        if required:
+            inner.append(f"{pad}if not ({' and '.join(f'{n!r} in {v}' for n in required)}): return False")
+        if "minProperties" in schema:
+            inner.append(f"{pad}if len({v}) < {schema['minProperties']!r}: return False")
+        key, member = self._fresh("k"), self._fresh("m")
+        loop: list[str] = []  # the body of `for key, member in v.items():`, at depth + 2
+        names: list[str] = []
+        if "propertyNames" in schema:
+            self._emit(schema["propertyNames"], key, names, depth + 2, None)
+        branches: list[tuple[str, list[str]]] = []
+        for name, sub in schema.get("properties", {}).items():
+            body: list[str] = []
+            self._emit(sub, member, body, depth + 3, None)
+            branches.append((name, body))
+        rest: list[str] = []
+        self._emit(schema.get("additionalProperties", True), member, rest, depth + 3, None)
+        loop.extend(names)
+        if any(body for _, body in branches) or rest:
+            for i, (name, body) in enumerate(branches):
+                loop.append(f"{pad}    {'if' if i == 0 else 'elif'} {key} == {name!r}:")
+                loop.extend(body or [f"{pad}        pass"])
+            if rest and branches:
+                loop.append(f"{pad}    else:")
+                loop.extend(rest)
+            elif rest:
+                loop.extend(line[4:] for line in rest)  # no member is named: one level less
+        if loop:
+            inner.append(f"{pad}for {key}, {member} in {v}.items():")
+            inner.extend(loop)
+        for name, needs in schema.get("dependentRequired", {}).items():
+            if needs:
+                inner.append(f"{pad}if {name!r} in {v} and not ({' and '.join(f'{n!r} in {v}' for n in needs)}): return False")
+        for name, sub in schema.get("dependentSchemas", {}).items():
+            body = []
+            self._emit(sub, v, body, depth + 2, "object")
+            if body:
+                inner.append(f"{pad}if {name!r} in {v}:")
+                inner.extend(body)
+        self._guarded(f"type({v}) is dict", inner, out, depth, known == "object")
+
+
+def _inlinable(schema: Any) -> bool:
+    """A `$ref` target whose checks are copied in place: a small one without references."""
+    if not isinstance(schema, dict):
+        return True
+    return not any(k in schema for k in ("$ref", "properties", "additionalProperties", "items", "anyOf", "oneOf",
+                                           "allOf", "not", "if", "propertyNames", "dependentSchemas"))

@@ -1,0 +1,259 @@
+"""The validate pass's fast paths agree with the general paths they stand in for:
+
+- the structural predicates (`fastschema.PredicateCompiler`, generated code) say "valid"
+  exactly when the error-reporting checks (`fastschema.Compiler`) report nothing;
+- the pattern tests that replace a regex call hold exactly when the regex matches;
+- the expression shapes recognised without the descent parser (`expr._plain`,
+  `expr._shaped`) give what the grammar gives;
+- the references the validator skips as plainly fine are those it would not report.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from taskplan.passes import validate as validate_module
+from taskplan.passes.validate import validate_data, validate_text
+from taskplan.workflow import dialect as d
+from taskplan.workflow import expr as ex
+from taskplan.workflow import structure
+from taskplan.workflow.fastschema import Compiler, PredicateCompiler, ecma_pattern
+
+ROOT = Path(__file__).resolve().parents[1]
+VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
+BROKEN = sorted((ROOT / "fixtures" / "errors" / "workflow").glob("*.workflow.yaml"))
+
+
+def _load(path: Path):
+    return YAML(typ="safe", pure=False).load(path.read_text(encoding="utf-8"))
+
+
+def _closures_report_nothing(doc) -> bool:
+    out: list = []
+    structure._root()(doc, (), out)
+    return not out
+
+
+# --- structural predicates ----------------------------------------------------------------
+
+_REPLACEMENTS = [None, True, False, 0, -1, 1, 2, 1.5, 2.0, "", "x", "x" * 256, "${data.inputs.pr_url}", "a ${b}", "${",
+                 [], {}, {"$literal": 1}, {"$literal": 1, "x": 2}, {"$x": 1}, "mcp.call", "set", "switch", "value.projct",
+                 "set.x", "llm.call", "__a.b", "a b", "Zz", "/a~0b", "/a~2", "a/b", "~", "abc\n", "$x", [{"a": "${x}"}],
+                 {"call": "a", "steps": []}, {"when": "${x}"}, {"when": "${x}", "input": {}, "steps": []},
+                 {"input": {}, "steps": []}, {"type": {}, "default": 1, "required": True}, {"type": {}, "default": 1},
+                 "read", "write", "delete", ["a", 1]]
+_KEYS = ["extra", "when", "input", "max_items", "max_concurrency", "call", "steps", "$literal", "type", "id", "source",
+         "default", "required", "cases", "branches", "effect", "items", "title", "values", "template", "schema", "$bad",
+         "version", "path", "inputs"]
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, path + (i,))
+
+
+def _mutate(doc, rng: random.Random):
+    doc = copy.deepcopy(doc)
+    for _ in range(rng.choice([1, 1, 2])):
+        paths = [p for p in _paths(doc) if p]
+        if not paths:
+            break
+        path = rng.choice(paths)
+        parent = doc
+        for token in path[:-1]:
+            parent = parent[token]
+        last = path[-1]
+        action = rng.randrange(3)
+        if action == 0 and isinstance(parent, dict):
+            del parent[last]
+        elif action == 1 and isinstance(parent, dict):
+            parent[rng.choice(_KEYS)] = copy.deepcopy(rng.choice(_REPLACEMENTS))
+        else:
+            parent[last] = copy.deepcopy(rng.choice(_REPLACEMENTS))
+    return doc
+
+
+@pytest.mark.parametrize("path", VALID + BROKEN, ids=[p.name for p in VALID + BROKEN])
+def test_predicate_agrees_on_fixtures(path):
+    try:
+        doc = _load(path)
+    except Exception:  # the syntax cases
+        pytest.skip("not loadable YAML")
+    assert structure._valid()(doc) == _closures_report_nothing(doc)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_predicate_agrees_on_mutations(seed):
+    rng = random.Random(seed)
+    bases = [_load(p) for p in VALID]
+    for _ in range(300):
+        doc = _mutate(rng.choice(bases), rng)
+        assert structure._valid()(doc) == _closures_report_nothing(doc), json.dumps(doc)[:300]
+
+
+_SCHEMAS = [
+    {"type": "integer", "minimum": 1, "maximum": 5},
+    {"type": ["string", "null"], "minLength": 2, "maxLength": 3, "pattern": "^a"},
+    {"enum": ["a", 1, None, [1]]},
+    {"const": 1},
+    {"const": "x"},
+    {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "boolean"}},
+    {"type": "object", "required": ["a"], "properties": {"a": {"type": "number"}, "b": {}}, "additionalProperties": False,
+     "dependentRequired": {"b": ["a"]}, "minProperties": 1},
+    {"minProperties": 2, "dependentRequired": {"b": ["k"]}},
+    {"propertyNames": {"pattern": "^[a-z]+$"}, "additionalProperties": {"type": "string"}},
+    {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+    {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+    {"not": {"type": "string"}},
+    {"if": {"properties": {"k": {"const": 1}}, "required": ["k"]}, "then": {"required": ["v"]}, "else": {"required": ["w"]}},
+    {"allOf": [{"type": "object"}, {"dependentSchemas": {"d": {"properties": {"e": {"const": False}}}}}]},
+    {"$ref": "#/$defs/leaf"},
+    {"type": "object", "additionalProperties": {"$ref": "#/$defs/s"}},
+    {"anyOf": []},
+    True,
+    False,
+]
+_INSTANCES = [None, True, False, 0, 1, 1.0, 2.5, 7, -3, "", "a", "ab", "abc", "abcd", "x1", [], [True], [True, False, True],
+              [1], {}, {"a": 1}, {"a": "s"}, {"b": 1}, {"a": 1, "b": 2}, {"b": 2, "k": 1}, {"A": "x"}, {"k": 1, "v": 2}, {"k": 1, "w": 2},
+              {"k": 2, "w": 1}, {"d": 1, "e": False}, {"d": 1, "e": True}, {"x": {"y": {}}}, {"x": {"y": 1}}]
+
+
+@pytest.mark.parametrize("schema", _SCHEMAS, ids=[str(i) for i in range(len(_SCHEMAS))])
+def test_predicate_compiler_agrees_with_compiler(schema):
+    root = {"$defs": {"s": schema, "leaf": {"type": "string", "pattern": "^x"}}}
+    check = Compiler(root).ref("#/$defs/s")
+    (valid,) = PredicateCompiler(root).refs("#/$defs/s")
+    for instance in _INSTANCES:
+        out: list = []
+        check(instance, (), out)
+        assert valid(instance) == (not out), (schema, instance, out)
+
+
+_PATTERN_SAMPLES = ["", "/", "//", "/a", "a", "a/b", "/a~0", "/a~1b", "/a~2", "~", "/~", "/a/~01", "/a\n", "\n", "$", "$a",
+                    "a$", "/$", "/a b/c", "/é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="/~01a$\n ", max_size=8))
+def test_pattern_tests_agree_with_their_regex(text):
+    for pattern, test in structure._PATTERN_TESTS.items():
+        search = re.compile(ecma_pattern(pattern)).search
+        for sample in [text] + _PATTERN_SAMPLES:
+            assert eval(test.format(v="v", search="search"), {"search": search, "v": sample}) == (search(sample) is not None), (pattern, sample)
+
+
+# --- expression shapes --------------------------------------------------------------------
+
+_NAMES = ["x", "a-b", "1", "_", "__g.h", "a b", 'q"r', "and", "data", "json", "true", "é", "a)", "a<b", "a==b", "", "a\\b"]
+
+
+@st.composite
+def _path(draw):
+    root = draw(st.sampled_from(["inputs", "steps", "item", "index", "foo"]))
+    text = "data" + draw(st.sampled_from(["", "", " "])) + "." + root
+    segments = []
+    if root in ("inputs", "steps") or draw(st.booleans()):
+        segments.append(draw(st.integers(0, 9)))
+    segments += draw(st.lists(st.integers(0, 9), max_size=3))
+    for kind in segments:
+        name = draw(st.sampled_from(_NAMES))
+        if kind < 5:
+            text += "." + name
+        elif kind < 7:
+            text += "[" + json.dumps(name) + "]"
+        elif kind < 8:
+            text += "[" + draw(st.sampled_from(["0", "1", "12", "01", "-1"])) + "]"
+        else:
+            text += "['" + name.replace("'", "\\'") + "']"
+    return text
+
+
+@st.composite
+def _shaped_body(draw):
+    ws = st.sampled_from(["", "", " ", "\t", "\n"])
+    path = draw(ws) + draw(_path()) + draw(ws)
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        body = "json(" + path + ")"
+    elif kind == 1:
+        body = "present(" + path + ")"
+    elif kind == 2:
+        literal = draw(st.sampled_from(['"ok"', "'ok'", "1", "-1", "1.5", "1e3", "01", "true", "false", "null", "truex", '"a\\"b"', "x"]))
+        body = path + draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "=", "=<"])) + draw(ws) + literal + draw(ws)
+    else:
+        body = path
+    if draw(st.booleans()):
+        i = draw(st.integers(0, len(body)))
+        body = body[:i] + draw(st.sampled_from(["(", ")", " ", ".", '"', "]", "[", "x", "="])) + body[i:]
+    return body
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_shaped_body())
+def test_expression_shapes_agree_with_the_grammar(body):
+    slow = ex.parse_slow(body)
+    for fast in (ex._plain(body), ex._shaped(body), ex._fast(body)):
+        if fast is not None:
+            assert slow.error is None, (body, slow.error)
+            assert fast == slow, body
+            assert type(fast) is ex.Expression and all(type(r) is ex.Ref for r in fast.refs)
+
+
+def test_compiled_shapes_take_the_fast_paths():
+    for body in ['data.steps.b0_fetch.result.id', 'data.inputs.topic', 'json(data.steps["__a.inputs"].value)',
+                 'present(data.steps.a.result)', 'data.steps.a.result.status == "ok"']:
+        assert (ex._plain(body) or ex._shaped(body)) is not None, body
+
+
+# --- references skipped as plainly fine --------------------------------------------------------
+
+
+def _everything(result):
+    return [(repr(f.diagnostic), f.pointer, f.workflow, f.step, f.step_pointer, f.source) for f in result.findings]
+
+
+@pytest.mark.parametrize("path", VALID + BROKEN, ids=[p.name for p in VALID + BROKEN])
+def test_plainly_fine_references_hide_nothing(path, monkeypatch):
+    data = path.read_bytes()
+    fast = validate_text(data, str(path))
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, ref, chain: False)
+    slow = validate_text(data, str(path))
+    assert _everything(fast) == _everything(slow)
+    assert fast.diagnostics == slow.diagnostics
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_plainly_fine_references_hide_nothing_on_mutations(seed, monkeypatch):
+    rng = random.Random(seed)
+    bases = [_load(p) for p in VALID]
+    docs = [_mutate(rng.choice(bases), rng) for _ in range(150)]
+    fast = [_everything(validate_data(doc)) for doc in docs]
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, ref, chain: False)
+    slow = [_everything(validate_data(doc)) for doc in docs]
+    assert fast == slow
+
+
+def test_step_kind_cache_is_the_function():
+    for value in ["set", "mcp.call", "value.projct", "mcp.call\n", "Mcp.call", None, 1, ["set"], {"a": 1}, "switch"]:
+        expected = None
+        if isinstance(value, str):
+            if value in d.RESULT_FIELDS and value != d.EXECUTOR:
+                expected = value
+            elif d.EXECUTOR_TYPE_RE.match(value) and not d.RESERVED_TYPE_RE.match(value):
+                expected = d.EXECUTOR
+        assert d.step_kind(value) == expected
