@@ -64,3 +64,9 @@ def test_a_single_pipeline_never_pays_for_a_full_collection(monkeypatch):
     before = gc.get_stats()[2]["collections"]
     assert api.compile_plan(PLAN, catalogs=[CATALOG], auto=True).ok
     assert gc.get_stats()[2]["collections"] == before
+
+
+def test_a_full_collection_run_elsewhere_resets_the_count(monkeypatch):
+    monkeypatch.setattr(gcpause, "_pending", 10**9)
+    gc.collect()
+    assert gcpause._pending == 0

@@ -36,9 +36,20 @@ COLLECT_FLOOR = 250_000
 (about 30-50 MB of small objects)."""
 
 _pending = 0
-"""Objects the pauses moved to the oldest generation since the last collection below."""
+"""Objects the pauses moved to the oldest generation since the last full collection."""
 _survivors = 0
-"""Objects tracked by the collector after that collection."""
+"""Objects tracked by the collector after the last full collection this policy ran."""
+
+
+def _on_collect(phase: str, info: dict[str, int]) -> None:
+    """A full collection run by anyone (the process's own `gc.collect()`, the collector's
+    trigger) has freed what the pauses left: start counting again."""
+    global _pending
+    if phase == "stop" and info.get("generation") == 2:
+        _pending = 0
+
+
+gc.callbacks.append(_on_collect)
 
 
 @contextmanager
@@ -51,9 +62,8 @@ def gc_paused() -> Iterator[None]:
     was_enabled = gc.isenabled()
     if was_enabled:
         if _pending > COLLECT_FLOOR and _pending > _survivors:
-            gc.collect()
+            gc.collect()  # resets _pending through _on_collect
             _survivors = len(gc.get_objects())
-            _pending = 0
         gc.disable()
     try:
         yield
