@@ -106,22 +106,44 @@ def clean_segment(name: str) -> str:
 
 
 def generated_id(*parts: str) -> str:
-    return "__" + ".".join(clean_segment(p) for p in parts)
+    return "__" + ".".join(map(clean_segment, parts))
+
+
+_MODEL_CLASSES = (
+    StringValue, NumberValue, BooleanValue, NullValue, ObjectValue, ArrayValue, ChoiceValue, InputValue, ItemValue,
+    IndexValue, PresentValue, OutputValue, FieldValue, JsonValue, PredicateValue,
+    OperationTask, ValueTask, TransformTask, CallTask, SequenceTask, ConditionalTask, ParallelTask, ForeachTask,
+)
+_MODEL_CLASS = {c: c for c in _MODEL_CLASSES}
+
+
+def model_class(m: Any) -> type | None:
+    """Which TaskPlan value or task class `m` is an instance of (None: none of them).
+    One dict look-up of its type: isinstance with a pydantic model class goes through
+    ABCMeta (about a microsecond each), and lowering tests every value and task
+    against a dozen classes. A subclass is found the general way."""
+    cls = _MODEL_CLASS.get(type(m))
+    if cls is None:
+        for c in _MODEL_CLASSES:
+            if isinstance(m, c):
+                return c
+    return cls
 
 
 def literal_value(v: Any) -> Any:
     """The plain JSON of a literal TaskValue."""
-    if isinstance(v, StringValue):
+    cls = model_class(v)
+    if cls is StringValue:
         return v.text
-    if isinstance(v, NumberValue):
+    if cls is NumberValue:
         return v.number
-    if isinstance(v, BooleanValue):
+    if cls is BooleanValue:
         return v.boolean
-    if isinstance(v, NullValue):
+    if cls is NullValue:
         return None
-    if isinstance(v, ObjectValue):
+    if cls is ObjectValue:
         return {m.name: literal_value(m.value) for m in v.members}
-    if isinstance(v, ArrayValue):
+    if cls is ArrayValue:
         return [literal_value(i) for i in v.items]
     raise ValueError(f"not a literal: {v!r}")
 
@@ -234,6 +256,47 @@ class _Lowerer:
                     self.choice_values[c] = literal_value(alt.value)
         self.wf_names: dict[ScopeNode, str] = {}
         self.cap_names: dict[ScopeNode, dict[tuple, str]] = {}
+        # Per-lowering memos (nothing outlives the document): see the methods below.
+        self.schemas: dict[int, tuple[BType, dict[str, Any]]] = {}
+        """id(type) -> (type, its JSON Schema)."""
+        self.step_paths: dict[tuple, Expr] = {}
+        """(step ID, field, names...) -> the Expr reading it."""
+        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal]]] = {}
+        """id(operation) -> (operation, its fixed inputs, its executor config)."""
+
+    def _step_path(self, step_id: str, field_name: str, *names: str | int) -> Expr:
+        """`step_path(...)`, made once per lowering: every reader of a task's result or
+        port gets the same Expr (Exprs are never changed)."""
+        key = (step_id, field_name, *names)
+        expr = self.step_paths.get(key)
+        if expr is None:
+            expr = self.step_paths[key] = step_path(step_id, field_name, *names)
+        return expr
+
+    def _op_literals(self, op: Any) -> tuple[dict[str, Literal], dict[str, Literal]]:
+        """An operation's host-owned inputs and its executor config (with the `operation`
+        an `operation.call` names) as Literals, made once per operation and shared by the
+        steps that call it (Literals are never changed)."""
+        hit = self.op_literals.get(id(op))
+        if hit is None:
+            fixed = {name: Literal(value) for name, value in op.fixed.items()}
+            config = {k: Literal(v) for k, v in op.executor_config.items()}
+            if op.executor == "operation.call" and "operation" not in config:
+                config["operation"] = Literal(op.ref)
+            hit = self.op_literals[id(op)] = (op, fixed, config)
+        return hit[1], hit[2]
+
+    def _schema(self, t: BType | None) -> dict[str, Any]:
+        """`schema_of(t)`, computed once per type object (BTypes are immutable): the
+        workflows that capture one task's result, and the steps that check one value,
+        carry the schema of the same type. The dict is shared by them: read-only, like
+        every field of a Step."""
+        if t is None:
+            return {}
+        hit = self.schemas.get(id(t))
+        if hit is None:
+            hit = self.schemas[id(t)] = (t, bt.to_json_schema(t))
+        return hit[1]
 
     # ================================================================= driver
 
@@ -281,7 +344,7 @@ class _Lowerer:
             site = _Site(prefix, wf.steps, None, o.pointer, ids)
             tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", o.name))
             expr = self._as_expr(tree, site, ("out", o.name))
-            wf.outputs[o.name] = WorkflowOutput(expr, schema_of(outputs_types.get(o.name)))
+            wf.outputs[o.name] = WorkflowOutput(expr, self._schema(outputs_types.get(o.name)))
         return wf
 
     def _scope_prefix(self, scope: ScopeNode) -> tuple[str, ...]:
@@ -300,7 +363,7 @@ class _Lowerer:
             wf.inputs[name] = WorkflowInput(self._capture_schema(key))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
-        schema = schema_of(self.tp.inputs.get(decl))
+        schema = self._schema(self.tp.inputs.get(decl))
         m = decl.model
         if m.default is not None:
             return WorkflowInput(schema, False, literal_value(m.default), True)
@@ -336,13 +399,13 @@ class _Lowerer:
         kind, target = key
         if kind == "task":
             tt = self.tp.tasks.get(target)
-            return schema_of(tt.whole if tt is not None else None)
+            return self._schema(tt.whole if tt is not None else None)
         if kind == "input":
-            return schema_of(self.tp.inputs.get(target))
+            return self._schema(self.tp.inputs.get(target))
         if kind == "index":
             return {"type": "integer"}
         items = self.tp.values.get(f"{target.pointer}/items")
-        return schema_of(items.items if items is not None and items.kind == "array" else None)
+        return self._schema(items.items if items is not None and items.kind == "array" else None)
 
     def _call_input(self, child: ScopeNode, scope: ScopeNode) -> dict[str, Any]:
         """The inputs a call from `scope` passes to the child workflow of `child`."""
@@ -361,55 +424,52 @@ class _Lowerer:
 
     # ============================================================= references
 
-    def _local(self, t: TaskNode, scope: ScopeNode) -> bool:
-        return t.scope is scope
-
     def _container(self, t: TaskNode, scope: ScopeNode) -> Any:
         """The whole result of task `t`, read from `scope`: an Expr, or (for parallel and
         foreach, whose ports come from several steps) an object of Exprs."""
-        if not self._local(t, scope):
+        if t.scope is not scope:
             return input_path(self._captures(scope)[("task", t)])
-        m = t.model
-        if isinstance(m, OperationTask):
-            return step_path(t.id, "result")
-        if isinstance(m, (ValueTask, TransformTask)):
-            return step_path(t.id, "value")
-        if isinstance(m, (SequenceTask, CallTask, ConditionalTask)):
-            return step_path(t.id, "outputs")
+        cls = model_class(t.model)
+        if cls is OperationTask:
+            return self._step_path(t.id, "result")
+        if cls is ValueTask or cls is TransformTask:
+            return self._step_path(t.id, "value")
+        if cls is SequenceTask or cls is CallTask or cls is ConditionalTask:
+            return self._step_path(t.id, "outputs")
         ports = self.tp.tasks[t].ports or {}
         return {p: self._local_port(t, p) for p in ports}
 
     def _local_port(self, t: TaskNode, port: str) -> Expr:
-        m = t.model
-        if isinstance(m, OperationTask):
-            return step_path(t.id, "result", port)
-        if isinstance(m, (ValueTask, TransformTask)):
-            return step_path(t.id, "value", port)
-        if isinstance(m, (SequenceTask, CallTask)):
-            return step_path(t.id, "outputs", port)
-        if isinstance(m, ConditionalTask):
-            return step_path(generated_id(t.id, "merge", port), "value")
-        if isinstance(m, ForeachTask):
-            return step_path(generated_id(t.id, "collect", port), "value")
-        if isinstance(m, ParallelTask):
+        cls = model_class(t.model)
+        if cls is OperationTask:
+            return self._step_path(t.id, "result", port)
+        if cls is ValueTask or cls is TransformTask:
+            return self._step_path(t.id, "value", port)
+        if cls is SequenceTask or cls is CallTask:
+            return self._step_path(t.id, "outputs", port)
+        if cls is ConditionalTask:
+            return self._step_path(generated_id(t.id, "merge", port), "value")
+        if cls is ForeachTask:
+            return self._step_path(generated_id(t.id, "collect", port), "value")
+        if cls is ParallelTask:
             for i, branch in enumerate(t.children):
                 if any(o.name == port for o in branch.outputs):
-                    return step_path(t.id, "branches", i, port)
+                    return self._step_path(t.id, "branches", i, port)
         raise AssertionError(f"no port {port!r} on {t!r}")
 
     def _presence(self, t: TaskNode, scope: ScopeNode) -> Expr:
-        if not self._local(t, scope):
+        if t.scope is not scope:
             return input_path(self._captures(scope)[("task", t)])
-        m = t.model
-        if isinstance(m, OperationTask):
-            return step_path(t.id, "result")
-        if isinstance(m, (ValueTask, TransformTask)):
-            return step_path(t.id, "value")
-        if isinstance(m, ParallelTask):
-            return step_path(t.id, "branches")
-        if isinstance(m, ForeachTask):
-            return step_path(t.id, "results")
-        return step_path(t.id, "outputs")
+        cls = model_class(t.model)
+        if cls is OperationTask:
+            return self._step_path(t.id, "result")
+        if cls is ValueTask or cls is TransformTask:
+            return self._step_path(t.id, "value")
+        if cls is ParallelTask:
+            return self._step_path(t.id, "branches")
+        if cls is ForeachTask:
+            return self._step_path(t.id, "results")
+        return self._step_path(t.id, "outputs")
 
     def _input_ref(self, decl: InputDecl, scope: ScopeNode) -> Expr:
         native = scope is self.cp.root if decl.group is None else scope is decl.group.body
@@ -431,15 +491,15 @@ class _Lowerer:
             if not d.reads:
                 continue
             refs = [self._presence(d.task, scope)]
-            m = d.task.model
-            if self._local(d.task, scope) and isinstance(m, (ForeachTask, ConditionalTask)):
+            cls = model_class(d.task.model)
+            if d.task.scope is scope and (cls is ForeachTask or cls is ConditionalTask):
                 for ptr in d.pointers:
                     r = self.cp.resolutions.get(ptr)
                     if r is None or r.kind != "output":
                         continue
                     if r.port is not None and r.reader is t:
                         ports = [r.port]  # read directly: that port's step
-                    elif isinstance(m, ForeachTask):
+                    elif cls is ForeachTask:
                         ports = list(self.tp.tasks[d.task].ports or {})  # its whole result: every collect step
                     else:
                         ports = []  # a conditional's whole result is its own step's
@@ -456,38 +516,39 @@ class _Lowerer:
 
     def _value(self, v: Any, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         """Value `v` as a data tree (leaves: Expr, Literal, JSON scalars)."""
-        if isinstance(v, StringValue):
+        cls = _MODEL_CLASS.get(type(v)) or model_class(v)
+        if cls is StringValue:
             return Literal(v.text)
-        if isinstance(v, (NumberValue, BooleanValue, NullValue)):
+        if cls is NumberValue or cls is BooleanValue or cls is NullValue:
             return literal_value(v)
-        if isinstance(v, ObjectValue):
+        if cls is ObjectValue:
             return {
                 m.name: self._value(m.value, f"{ptr}/members/{i}/value", scope, site, label + (m.name,))
                 for i, m in enumerate(v.members)
             }
-        if isinstance(v, ArrayValue):
+        if cls is ArrayValue:
             return [
                 self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),))
                 for i, item in enumerate(v.items)
             ]
-        if isinstance(v, ChoiceValue):
+        if cls is ChoiceValue:
             target = self.cp.resolutions[ptr].target
             return Literal(self.choice_values[target])
-        if isinstance(v, InputValue):
+        if cls is InputValue:
             return self._input_ref(self.cp.resolutions[ptr].target, scope)
-        if isinstance(v, (ItemValue, IndexValue)):
+        if cls is ItemValue or cls is IndexValue:
             return self._item_ref(self.cp.resolutions[ptr].target, scope, v.kind)
-        if isinstance(v, PresentValue):
+        if cls is PresentValue:
             target = self.cp.resolutions[ptr].target
             return Expr(f"present({self._presence(target, scope).text})")
-        if isinstance(v, OutputValue):
+        if cls is OutputValue:
             return self._output(v, ptr, scope, site, label)
-        if isinstance(v, FieldValue):
+        if cls is FieldValue:
             return self._field(v, ptr, scope, site, label)
-        if isinstance(v, JsonValue):
+        if cls is JsonValue:
             inner = self._value(v.items[0], f"{ptr}/items/0", scope, site, label + ("0",))
             return Expr(f"json({self._as_expr(inner, site, label + ('json',)).text})")
-        if isinstance(v, PredicateValue):
+        if cls is PredicateValue:
             return self._predicate(v, ptr, scope, site, label)
         raise AssertionError(f"cannot lower {v!r}")  # a clean plan has no other value
 
@@ -499,7 +560,7 @@ class _Lowerer:
         if v.port in tt.optional_ports:
             # an optional port: a checked projection at the consumer
             return self._project(self._container(t, scope), [v.port], self.tp.values.get(ptr), site, label, ptr)
-        if self._local(t, scope):
+        if t.scope is scope:
             return self._local_port(t, v.port)
         return input_path(self._captures(scope)[("task", t)], v.port)
 
@@ -507,11 +568,11 @@ class _Lowerer:
         """A (nested) field selection: one checked projection of the whole path."""
         names: list[str] = []
         cur, cur_ptr = v, ptr
-        while isinstance(cur, FieldValue):
+        while model_class(cur) is FieldValue:
             names.insert(0, cur.port)
             cur, cur_ptr = cur.items[0], f"{cur_ptr}/items/0"
         base: Any
-        if isinstance(cur, OutputValue) and cur.port is not None:
+        if model_class(cur) is OutputValue and cur.port is not None:
             t = self.cp.resolutions[cur_ptr].target
             container = self._container(t, scope)
             if isinstance(container, Expr):
@@ -533,7 +594,7 @@ class _Lowerer:
                 step_id,
                 "value.project",
                 source,
-                {"from": from_expr, "path": list(names), "schema": schema_of(t), "required": True},
+                {"from": from_expr, "path": list(names), "schema": self._schema(t), "required": True},
                 key=key,
                 when=site.when,
             )
@@ -576,28 +637,27 @@ class _Lowerer:
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
+        cls = _MODEL_CLASS.get(type(m)) or model_class(m)
         tid = t.id
-        if isinstance(m, OperationTask):
+        if cls is OperationTask:
             op = self.tp.tasks[t].operation
             request: dict[str, Any] = {}
             for i, b in enumerate(m.inputs):
                 request[b.name] = self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
-            for name, value in op.fixed.items():
-                request[name] = Literal(value)  # host-owned inputs, injected
-            config: dict[str, Any] = {k: Literal(v) for k, v in op.executor_config.items()}
-            if op.executor == "operation.call" and "operation" not in config:
-                config["operation"] = Literal(op.ref)
+            fixed, executor_config = self._op_literals(op)
+            request.update(fixed)  # host-owned inputs, injected
+            config: dict[str, Any] = dict(executor_config)
             config["request"] = request
             self._step(site, tid, op.executor, t.pointer, {"input": config, "effect": op.effect}, ("task", tid))
-        elif isinstance(m, ValueTask):
+        elif cls is ValueTask:
             value = {
                 o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
                 for i, o in enumerate(m.outputs)
             }
             self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid))
-        elif isinstance(m, TransformTask):
+        elif cls is TransformTask:
             self._transform(t, m, scope, site)
-        elif isinstance(m, CallTask):
+        elif cls is CallTask:
             inputs = {
                 b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
                 for i, b in enumerate(m.inputs)
@@ -606,16 +666,16 @@ class _Lowerer:
             if inputs:
                 fields["input"] = inputs
             self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
-        elif isinstance(m, SequenceTask):
+        elif cls is SequenceTask:
             body = t.child(ScopeRole.BODY)
             fields = {"workflow": self.wf_names[body]}
             call_input = self._call_input(body, scope)
             if call_input:
                 fields["input"] = call_input
             self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
-        elif isinstance(m, ConditionalTask):
+        elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
-        elif isinstance(m, ParallelTask):
+        elif cls is ParallelTask:
             branches = []
             for branch in t.children:
                 entry: dict[str, Any] = {"call": self.wf_names[branch]}
@@ -627,7 +687,7 @@ class _Lowerer:
                 site, tid, "parallel", t.pointer,
                 {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid),
             )
-        elif isinstance(m, ForeachTask):
+        elif cls is ForeachTask:
             self._foreach(t, m, scope, site)
         else:  # pragma: no cover - a clean plan has no placeholder
             raise AssertionError(f"cannot lower {t!r}")
@@ -692,7 +752,7 @@ class _Lowerer:
                 {
                     "from": step_path(tid, "outputs"),
                     "path": [o.name],
-                    "schema": schema_of(ports[o.name]),
+                    "schema": self._schema(ports[o.name]),
                     "required": True,
                 },
                 ("merge", tid, o.name),
@@ -707,7 +767,7 @@ class _Lowerer:
         # the collection's size is checked before any item is dispatched
         self._step(
             site, validate_id, "value.validate", items_ptr,
-            {"value": items, "schema": schema_of(items_t), "max_items": m.maxItems},
+            {"value": items, "schema": self._schema(items_t), "max_items": m.maxItems},
             ("validate", tid),
         )
         body = t.child(ScopeRole.FOREACH_BODY)
