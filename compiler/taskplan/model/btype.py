@@ -242,6 +242,23 @@ def make(
     )
 
 
+def scalar(kind: str, origin: Slot | None = None) -> BType:
+    """`make(kind, origin=origin)` for `string`, `number`, `integer`, `boolean` or `null`
+    (the types of literals and of computed values), without the general checks."""
+    if kind == "null":
+        return _btype("null", True, None, None, None, (), False, origin, None, origin, None)
+    if kind not in _SCALARS:
+        return make(kind, origin=origin)
+    return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
+
+
+def string_const(text: str, origin: Slot | None = None) -> BType:
+    """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`."""
+    return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
+
+
+_SCALARS = frozenset({"string", "number", "integer", "boolean"})
+
 ANY = BType("any")
 ANY_ITEMS = ANY
 NEVER = BType("never")

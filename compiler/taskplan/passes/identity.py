@@ -34,6 +34,7 @@ from taskplan.model.plan import (
     SequenceTask,
     TaskGroup,
     TaskInput,
+    TaskOutput,
     TaskPlan,
     TaskScope,
     TaskType,
@@ -91,6 +92,17 @@ def _code_text(text: str) -> str:
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return f"`{shown}`"
+
+
+def _plain_bindings(items: list) -> bool:
+    """Bindings with nothing to report (no name twice, no value with names inside):
+    what `named_values(items, ..., lexical=False)` finds nothing in, told without a pointer."""
+    seen: set[str] = set()
+    for item in items:
+        if type(item) is not TaskOutput or item.name in seen or type(item.value) in CONTAINER_VALUES:
+            return False
+        seen.add(item.name)
+    return True
 
 
 class _Identity:
@@ -262,7 +274,8 @@ class _Identity:
             return
         self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
         if type(task) is OperationTask:  # the commonest task: no child scopes
-            self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
+            if task.inputs and not _plain_bindings(task.inputs):
+                self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
             return
         children: list[tuple[str, str, Any]] = []
         if isinstance(task, OperationTask):
@@ -299,8 +312,10 @@ class _Identity:
                 self.named_values(node, p, "output")
             elif isinstance(node, TaskScope):
                 items: list[tuple[str, str, Any]] = [("task", f"{p}/tasks/{i}", t) for i, t in enumerate(node.tasks)]
-                items.append(("outputs", f"{p}/outputs", node.outputs))
-                items.extend(("task", f"{p}/always/{i}", t) for i, t in enumerate(node.always))
+                if node.outputs:  # (nothing to check in an empty list)
+                    items.append(("outputs", f"{p}/outputs", node.outputs))
+                if node.always:
+                    items.extend(("task", f"{p}/always/{i}", t) for i, t in enumerate(node.always))
                 stack.extend(reversed(items))
 
     def plan(self, plan: TaskPlan) -> None:

@@ -177,9 +177,10 @@ class _ScopePass:
             node.id_ok = ptr not in identity.invalid_ids
             cp.choices.append(node)
             cp.by_pointer[ptr] = node
-        for task in cp.tasks:
-            if task.duplicate and task.id is not None:
-                self.copy_scopes.setdefault(task.id, set()).add(task.scope)
+        if identity.copies:  # (else no task is a copy)
+            for task in cp.tasks:
+                if task.duplicate and task.id is not None:
+                    self.copy_scopes.setdefault(task.id, set()).add(task.scope)
         for ident, decl in identity.declarations.items():
             found = cp.by_pointer.get(decl.pointer)
             if found is not None and not isinstance(found, ScopeNode):
@@ -236,10 +237,14 @@ class _ScopePass:
             scope,
             index,
             in_always,
-            broken=is_broken(t),
-            duplicate=identity.is_copy(ptr),
-            id_ok=ptr not in identity.invalid_ids,
+            [],  # children
+            {},  # deps
+            is_broken(t),  # broken
+            ptr in identity.copies,  # duplicate (identity.is_copy)
+            ptr not in identity.invalid_ids,  # id_ok
         )
+        if type(t) in _LEAF_TASKS:
+            return node  # no child scopes (scopes_of)
         child_scopes = scopes_of(t)
         if not child_scopes:
             return node
@@ -275,7 +280,8 @@ class _ScopePass:
     # ============================================================== 2. resolve
 
     def resolve(self) -> None:
-        values = self.values
+        values, read_task, ports = self.values, self.read_task, self.ports
+        readers = _READERS
         for task, scope in self.walk:
             if task is None:
                 for o in scope.outputs:
@@ -291,16 +297,18 @@ class _ScopePass:
                 ptr = task.pointer
                 for i, b in enumerate(model.inputs):
                     if type(b) is TaskOutput:
-                        values(f"{ptr}/inputs/{i}/value", b.value, task, scope)
-                continue
+                        v = b.value
+                        if type(v) is OutputValue:
+                            read_task(REF_OUTPUT, f"{ptr}/inputs/{i}/value", v.source, v.port, task, scope)
+                        elif type(v) in readers:  # (a literal reads nothing)
+                            values(f"{ptr}/inputs/{i}/value", v, task, scope)
+                continue  # its ports are the catalog's (the types pass's)
             if kind is CallTask:
                 self.call(task)
             for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
                     values(ptr, value, task, scope)
-        ports = self.ports
-        for task in self.cp.tasks:
-            ports(task)
+            ports(task)  # (it depends on the task alone, once a call's group is resolved)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         dispatch = self.dispatch
@@ -1148,6 +1156,12 @@ class _ScopePass:
 
 _CATALOG_PORTS = frozenset({OperationTask, TransformTask})
 """Task classes whose ports the plan does not declare (TaskNode.ports stays None)."""
+
+_LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
+"""Task classes without child scopes."""
+
+_READERS = CONTAINER_VALUES | {OutputValue, PresentValue, InputValue, ChoiceValue, ItemValue, IndexValue}
+"""Value classes that read something, or may hold a value that does (`values` looks at these only)."""
 
 
 def _tarjan(succ: list[list[int]]) -> list[list[int]]:

@@ -28,6 +28,13 @@ from taskplan.model.plan import (
     TYPE_KINDS,
     ArrayValue,
     BooleanValue,
+    ChoiceValue,
+    IndexValue,
+    InputValue,
+    ItemValue,
+    OperationTask,
+    OutputValue,
+    PresentValue,
     ConditionalTask,
     FieldValue,
     ForeachTask,
@@ -108,14 +115,41 @@ class _Structure:
     # ------------------------------------------------------------------- scopes
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
-        for key in ("tasks", "always"):
-            for i, task in enumerate(getattr(scope, key)):
-                self.task(task, f"{ptr}/{key}/{i}")
-        self.named(scope.outputs, f"{ptr}/outputs", subject)
+        task, plain = self.task, self.plain_operation
+        for i, t in enumerate(scope.tasks):
+            if not plain(t):
+                task(t, f"{ptr}/tasks/{i}")
+        for i, t in enumerate(scope.always):
+            if not plain(t):
+                task(t, f"{ptr}/always/{i}")
+        if scope.outputs:
+            self.named(scope.outputs, f"{ptr}/outputs", subject)
+
+    def plain_operation(self, task: Any) -> bool:
+        """An operation task with nothing to report: an objective, and bindings whose
+        values `value` has nothing to say about (the commonest task, skipped without
+        building its pointer)."""
+        if type(task) is not OperationTask or self.max_depth < 1:
+            return False
+        objective = task.objective
+        if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
+            return False
+        for item in task.inputs:  # (_plain_value, inline)
+            v = item.value
+            kind = type(v)
+            if kind in _NOTHING_TO_CHECK:
+                continue
+            if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
+                return False
+        return True
 
     def named(self, items: list[TaskOutput], ptr: str, subject: dict | None) -> None:
+        plain = self.max_depth >= 1  # a top-level value is not too deep
         for i, item in enumerate(items):
-            self.value(item.value, f"{ptr}/{i}/value", subject, 1)
+            v = item.value
+            if plain and _plain_value(v):  # nothing to check: skipped without building a pointer
+                continue
+            self.value(v, f"{ptr}/{i}/value", subject, 1)
 
     # -------------------------------------------------------------------- tasks
 
@@ -535,6 +569,19 @@ class _Structure:
 # ---------------------------------------------------------------------- helpers
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue)
+
+_NOTHING_TO_CHECK = frozenset(
+    {NullValue, StringValue, BooleanValue, InputValue, OutputValue, ChoiceValue, ItemValue, IndexValue, PresentValue}
+)
+"""Value classes `value` finds nothing to report about (at a depth within the limit)."""
+
+
+def _plain_value(value: Any) -> bool:
+    """Whether `value` (at a depth within the limit) is one `value` has nothing to report about."""
+    kind = type(value)
+    if kind in _NOTHING_TO_CHECK:
+        return True
+    return kind is NumberValue and -MAX_SAFE_INTEGER <= value.number <= MAX_SAFE_INTEGER
 
 
 def _non_literal(value: Any, ptr: str) -> tuple[str, str] | None:

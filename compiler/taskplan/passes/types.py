@@ -279,7 +279,7 @@ class _Typer:
             for child in t.children:
                 self._scope(child)
             return
-        kind = _handler(_TASK_KINDS, m)
+        kind = _TASK_KINDS.get(type(m)) or _handler(_TASK_KINDS, m)
         tasks[t] = kind(self, t, m) if kind is not None else TaskTypes(None, None)
 
     def _transform(self, t: TaskNode, m: TransformTask) -> TaskTypes:
@@ -349,7 +349,7 @@ class _Typer:
                 if close is not None:
                     explained.add(close)
                 continue
-            if op.is_fixed(name):
+            if name in op.fixed:  # (op.is_fixed)
                 self.rep.report(
                     "TASK_INPUT_CATALOG_OWNED",
                     f"{pointer}/inputs/{i}/name",
@@ -363,7 +363,8 @@ class _Typer:
             if kind is not None:
                 self._consuming.append(_Binding(t, op, port, kind, value_ptr, b.value, scope, vt))
                 continue
-            self._check_port(t, op, port, b.value, value_ptr, vt)
+            if vt is not None and bt.fits(vt, port.type) is not None:  # (what _check_port reports)
+                self._check_port(t, op, port, b.value, value_ptr, vt)
         for port in op.required_ports:
             if port.name in bound:
                 continue
@@ -561,22 +562,21 @@ class _Typer:
     # -- literals and computed values: their own type, located at the value
 
     def _string(self, v: StringValue, ptr: str, scope: ScopeNode | None) -> BType:
-        slot = Slot(self.file, ptr)
-        return bt.make("string", const=v.text, origin=slot, enum_slot=slot)
+        return bt.string_const(v.text, Slot(self.file, ptr))
 
     def _number(self, v: NumberValue, ptr: str, scope: ScopeNode | None) -> BType:
         n = v.number
         integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
-        return bt.make("integer" if integral else "number", origin=Slot(self.file, ptr))
+        return bt.scalar("integer" if integral else "number", Slot(self.file, ptr))
 
     def _boolean(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.make("boolean", origin=Slot(self.file, ptr))  # a boolean literal, `present`
+        return bt.scalar("boolean", Slot(self.file, ptr))  # a boolean literal, `present`
 
     def _null(self, v: NullValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.make("null", origin=Slot(self.file, ptr))
+        return bt.scalar("null", Slot(self.file, ptr))
 
     def _index(self, v: IndexValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.make("integer", origin=Slot(self.file, ptr))
+        return bt.scalar("integer", Slot(self.file, ptr))
 
     def _object_value(self, v: ObjectValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         fields: list[Field] = []
@@ -605,11 +605,11 @@ class _Typer:
     def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
         for i, item in enumerate(v.items):
             self.value(item, f"{ptr}/items/{i}", scope)
-        return bt.make("string", origin=Slot(self.file, ptr))
+        return bt.scalar("string", Slot(self.file, ptr))
 
     def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
         self._predicate(v, ptr, scope)
-        return bt.make("boolean", origin=Slot(self.file, ptr))
+        return bt.scalar("boolean", Slot(self.file, ptr))
 
     def _field_value(self, v: FieldValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         return self._field(v, ptr, scope)
@@ -623,9 +623,10 @@ class _Typer:
         return r.target
 
     def _output_read(self, v: OutputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
-        target = self._target(ptr)
-        if target is None:
+        r = self.cp.resolutions.get(ptr)  # (_target, inline: the commonest value)
+        if r is None or not r.ok or r.target is None:
             return None
+        target = r.target
         tt = self.out.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
