@@ -15,7 +15,7 @@ What it does (docs/performance.md explains every figure):
   the catalog loaded once, a warm-up compile of a 15-task plan (one-time set-up:
   grammars, schema validators), then `--repeat` runs of every pass in the order
   `api.compile_plan` runs them (read, shape, structure, identity, scope, types,
-  lower, emit, and compile's self-check `validate_data`), then `validate_text` on
+  usage, lower, emit, and compile's self-check `validate_data`), then `validate_text` on
   the YAML compile produced (what `taskplan validate` does with the written file).
   Each row is the best of the runs, CPU time (`time.process_time`) and wall time.
   Per-document caches (every `functools.lru_cache` of the package that holds more
@@ -71,9 +71,10 @@ from generate import plan as generate_plan  # noqa: E402
 
 DEFAULT_SIZES = (100, 1_000, 10_000, 20_000, 50_000)
 QUICK_SIZES = (100, 1_000)
-COMPILE_STAGES = ("read", "shape", "structure", "identity", "scope", "types", "lower", "emit", "self-check")
+COMPILE_STAGES = ("read", "shape", "structure", "identity", "scope", "types", "usage", "lower", "emit", "self-check")
 """The stages of `api.compile_plan`, in its order; `self-check` is its `validate_data`."""
-CHECK_STAGES = COMPILE_STAGES[:6]
+CHECK_STAGES = COMPILE_STAGES[: COMPILE_STAGES.index("usage") + 1]
+"""The stages `api.check_plan` runs (api.CHECK_PASSES)."""
 ALL_STAGES = COMPILE_STAGES + ("validate",)
 """`validate` is `validate_text` on the written YAML (the `taskplan validate` command)."""
 
@@ -223,6 +224,11 @@ def _compile_stages(data: bytes, path: str, catalog: Any, lap: Callable[[str], N
     from taskplan.source.read import read_document
     from taskplan.workflow.emit import emit_yaml
 
+    try:
+        from taskplan.passes import usage
+    except ImportError:  # a tree from before the usage pass
+        usage = None
+
     sink = Diagnostics()
     document = read_document(data, path, sink, limits=limits)
     lap("read")
@@ -241,6 +247,9 @@ def _compile_stages(data: bytes, path: str, catalog: Any, lap: Callable[[str], N
     lap("scope")
     typed = types.run(checked, catalog, reporter)
     lap("types")
+    if usage is not None:
+        usage.run(checked, reporter)
+    lap("usage")
     if sink.has_errors:
         raise PipelineError(f"the plan does not check clean: {[d.message for d in sink.sorted()[:3]]}")
     selections = lower.resolve_choices(typed, reporter, {}, True)

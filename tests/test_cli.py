@@ -62,6 +62,7 @@ def fake_passes(monkeypatch):
     monkeypatch.setattr("taskplan.passes.identity.run", step("identity", "table"))
     monkeypatch.setattr("taskplan.passes.scope.run", step("scope", "checked"))
     monkeypatch.setattr("taskplan.passes.types.run", step("types", "typed"))
+    monkeypatch.setattr("taskplan.passes.usage.run", step("usage"))
     return ran
 
 
@@ -81,7 +82,8 @@ def plans(tmp_path):
 def test_api_runs_every_pass_in_order_and_returns_typed_results(fake_passes, plans):
     path = plans("a.taskplan.yaml", "ok: 1\nid: bad\nx: meh\n")
     result = api.check_plan(path)
-    assert fake_passes == ["read", "shape", "structure", "identity", "scope", "types"]
+    assert fake_passes == ["read", "shape", "structure", "identity", "scope", "types", "usage"]
+    assert tuple(fake_passes) == api.CHECK_PASSES
     assert [d.code for d in result.diagnostics] == ["TASK_ID_INVALID", "NAME_DUPLICATE"]
     assert result.plan == "checked" and result.typed == "typed"
     assert set(result.documents) == {path}

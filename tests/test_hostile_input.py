@@ -36,6 +36,12 @@ def task(task_id: str = "greet", value: str = '{kind: string, text: "hello"}', o
             f"      outputs:\n        - name: text\n          value: {value}\n")
 
 
+def read(*task_ids: str) -> str:
+    """Root outputs reading each task's `text` whole, so that a plan of such tasks checks
+    without any diagnostic (an output nothing reads is a warning, TASK_OUTPUT_UNUSED)."""
+    return "  outputs:\n" + "".join(f"    - {{name: {t}, value: {{kind: output, source: {t}, port: null}}}}\n" for t in task_ids)
+
+
 # ------------------------------------------------------------------ the guard
 
 
@@ -204,7 +210,7 @@ def test_a_plan_just_under_the_size_limit_is_read(tmp_path):
     """~15 MiB of comments around a valid plan: read and checked clean."""
     big = tmp_path / "padded.taskplan.yaml"
     with open(big, "wb") as handle:
-        handle.write(HEAD.encode() + task().encode())
+        handle.write(HEAD.encode() + task().encode() + read("greet").encode())
         for _ in range(15 * 1024):
             handle.write(b"# " + b"y" * 1022 + b"\n")
     out = check(None, str(big))
@@ -231,7 +237,7 @@ def test_a_long_line_locates_what_follows_it_in_code_points():
 
 def test_many_long_lines_check_clean():
     tasks = "".join(task(f"t{i}", objective="z" * 50_000) for i in range(100))
-    out = check((HEAD + tasks).encode())
+    out = check((HEAD + tasks + read(*(f"t{i}" for i in range(100)))).encode())
     assert out["exit"] == 0 and out["diagnostics"] == []
 
 
@@ -245,7 +251,7 @@ def test_many_long_lines_check_clean():
      ("-9007199254740992", "TASK_VALUE_INVALID"), ("9007199254740991", None)],
 )
 def test_nan_infinity_and_huge_numbers_in_yaml(written, code):
-    out = check((HEAD + task(value="{kind: number, number: " + written + "}")).encode())
+    out = check((HEAD + task(value="{kind: number, number: " + written + "}") + read("greet")).encode())
     if code is None:
         assert out["exit"] == 0 and out["diagnostics"] == []
         return

@@ -180,7 +180,7 @@ def test_config_fixtures(case):
 
 @pytest.fixture
 def warning_code(monkeypatch):
-    """A registered warning (no real code is a warning yet): DEMO_WARNING."""
+    """A registered warning, DEMO_WARNING (a stand-in; TASK_OUTPUT_UNUSED is a real one)."""
     from taskplan.diagnostics import Severity
     from taskplan.diagnostics.registry import REGISTRY, CodeInfo
 

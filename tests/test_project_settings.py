@@ -184,7 +184,8 @@ def test_the_gate_writes_nothing_with_an_invalid_configuration(repo):
 
 @pytest.fixture
 def warnings(monkeypatch):
-    """DEMO_WARNING, a registered warning (no real code is a warning yet), reported by
+    """DEMO_WARNING, a registered warning (a stand-in: it can be reported anywhere; the real
+    TASK_OUTPUT_UNUSED is tested in tests/test_usage.py), reported by
     the structure pass at the first task of every plan and by the validate pass at the
     top of every workflow."""
     info = CodeInfo("DEMO_WARNING", "scope", "scope", "A demo warning", "Only for tests.", severity=Severity.WARNING)

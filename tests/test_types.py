@@ -127,6 +127,7 @@ def test_a_version_pin_selects_that_versions_contract(review):
       kind: value
       objective: "Read the review state"
       outputs: [{name: state, value: {kind: output, source: submit, port: state}}]
+  outputs: [{name: state, value: {kind: output, source: read, port: state}}]
 """
     v1 = review_task.format(version=1).replace("        - {name: commit_id, value: {kind: string, text: abc1234}}\n", "")
     assert codes(check(plan_with(v1 + reader), review)) == [("TASK_OUTPUT_UNKNOWN", "/root/tasks/1/outputs/0/value/port")]
@@ -535,6 +536,7 @@ version: 1
 root:
   tasks:
     - {id: keep, kind: value, objective: "Keep it", outputs: [{name: v, value: {kind: choice, source: retry}}]}
+  outputs: [{name: v, value: {kind: output, source: keep, port: v}}]
 choices:
   - id: retry
     question: "How often?"

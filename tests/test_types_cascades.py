@@ -139,9 +139,11 @@ root:
 
 def test_an_unknown_operation_is_reported_once_not_per_input_or_reader(review):
     result = _check(UNKNOWN_OPERATION, review)
-    assert _codes(result) == [("TASK_OPERATION_UNKNOWN", "/root/tasks/0/operation")], [
-        d.message for d in result.diagnostics
-    ]
+    assert _codes(result) == [
+        ("TASK_OPERATION_UNKNOWN", "/root/tasks/0/operation"),
+        # independent of the unknown operation: nothing reads the value task's `x`
+        ("TASK_OUTPUT_UNUSED", "/root/tasks/3/body/tasks/0/outputs/0/name"),
+    ], [d.message for d in result.diagnostics]
     assert "github.get_pull_request" in (result.diagnostics[0].hint or "")
 
 
@@ -285,6 +287,8 @@ def test_a_task_with_a_shape_error_is_not_blamed_again_by_its_readers(review):
     assert _codes(result) == [
         ("PLAN_FIELD_TYPE", "/root/tasks/0/dependsOn"),
         ("TASK_KIND_INVALID", "/root/tasks/1/kind"),
+        # independent of both: nothing reads the value task's `x`
+        ("TASK_OUTPUT_UNUSED", "/root/tasks/4/body/tasks/0/outputs/0/name"),
     ], [(d.code, d.message) for d in result.diagnostics]
 
 

@@ -3,7 +3,7 @@
 `check_plan` runs everything that can be wrong with a plan without lowering
 it (diagnostics.md, Commands and passes): the catalogs are loaded (once per
 run), then the plan goes read -> shape -> structure -> identity -> scope ->
-types (against the catalogs' contracts). Each pass runs only on what the
+types (against the catalogs' contracts) -> usage (exports nothing reads: warnings). Each pass runs only on what the
 previous one produced.
 
 The pipeline never raises on user input. An exception escaping a pass is a
@@ -46,7 +46,7 @@ EXIT_INTERNAL = 3
 
 INTERNAL_CODE = "COMPILER_INTERNAL"
 
-CHECK_PASSES = ("read", "shape", "structure", "identity", "scope", "types")
+CHECK_PASSES = ("read", "shape", "structure", "identity", "scope", "types", "usage")
 """The passes `check_plan` runs, in order: the owners (CodeInfo.owner) of every code it can report."""
 
 
@@ -279,7 +279,7 @@ class _Pipeline:
 
     def _run(self) -> None:
         # Imported here so that importing the API (and `taskplan --version`) stays cheap.
-        from taskplan.passes import identity, scope, shape, structure, types
+        from taskplan.passes import identity, scope, shape, structure, types, usage
         from taskplan.source.read import read_document
 
         self.stage = "read"
@@ -306,6 +306,9 @@ class _Pipeline:
 
         self.stage = "types"
         self.result.typed = types.run(checked, self.catalog, reporter)
+
+        self.stage = "usage"
+        usage.run(checked, reporter)
 
 
 def internal_error(path: str, stage: str, exc: BaseException) -> Diagnostic:

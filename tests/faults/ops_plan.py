@@ -1392,3 +1392,28 @@ def artifact_as_json_text(ctx):
                 b["value"] = {"kind": "json", "items": [b["value"]]}
                 return ctx.tree, join(t.pointer, "inputs", j, "value")
     return None
+
+
+# ================================================================ usage (warnings)
+
+
+@operator("TASK_OUTPUT_UNUSED")
+def body_exports_a_value_nothing_reads(ctx):
+    """A sequence or foreach body gains an output (a literal) that nothing reads: at its name."""
+    for t in tasks(ctx.tree):
+        body = t.node.get("body")
+        if t.kind in ("sequence", "foreach") and isinstance(body, dict):
+            outputs = body.get("outputs") if isinstance(body.get("outputs"), list) else []
+            taken = {o.get("name") for o in outputs if isinstance(o, dict)}
+            name = next(f"unread_{i}" for i in range(len(taken) + 1) if f"unread_{i}" not in taken)
+            outputs.append({"name": name, "value": _string("never read")})
+            body["outputs"] = outputs
+            return ctx.tree, join(t.pointer, "body", "outputs", len(outputs) - 1, "name")
+    return None
+
+
+@operator("TASK_OUTPUT_UNUSED")
+def value_task_nothing_reads(ctx):
+    """A new value task at the end of the root scope whose output nothing reads: at its name."""
+    pointer = _append_task(ctx.tree, _value_task(ctx.tree, _string()))
+    return ctx.tree, join(pointer, "outputs", 0, "name")

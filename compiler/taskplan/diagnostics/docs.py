@@ -38,6 +38,7 @@ OWNERS = {
     "structure": "the structure pass",
     "identity": "the identity pass",
     "scope": "the scope pass",
+    "usage": "the usage pass",
     "types": "the types pass",
     "lower": "the lower pass",
     "validate": "the validate pass",

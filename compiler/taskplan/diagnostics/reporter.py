@@ -3,7 +3,7 @@ Diagnostics collection sorts and deduplicates them deterministically."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from taskplan.diagnostics.diagnostic import Diagnostic, Location, Related, Severity
@@ -32,6 +32,10 @@ class Diagnostics:
     @property
     def has_errors(self) -> bool:
         return any(d.is_error for d in self._items)
+
+    def errors(self) -> Iterator[Diagnostic]:
+        """The errors collected so far, in the order reported."""
+        return (d for d in self._items if d.is_error)
 
     def error_count(self) -> int:
         return sum(1 for d in self._items if d.is_error)

@@ -1,5 +1,6 @@
 """The scope family."""
 
+from taskplan.diagnostics.diagnostic import Severity
 from taskplan.diagnostics.registry import CodeInfo, register
 
 
@@ -309,6 +310,73 @@ register(
             "      objective: Check the draft\n"
             "      outputs:\n"
             "        - {name: verdict, value: {kind: output, source: draft, port: text}}\n"
+        ),
+    )
+)
+
+register(
+    CodeInfo(
+        code="TASK_OUTPUT_UNUSED",
+        family="scope",
+        owner="usage",
+        severity=Severity.WARNING,
+        title="An exported value that nothing reads",
+        explanation=(
+            "A warning. An entry of a scope's `outputs` (the body of a `sequence`, `conditional` or "
+            "`foreach`, a branch of a `parallel`, a group body) becomes a port of the task that owns the "
+            "scope (of every `call` of the group), and an entry of a `value` task's `outputs` is a port "
+            "of that task; nothing reads this one: no `{kind: output, source: <task>, port: <name>}`, "
+            "no whole read (`port: null`), and no enclosing scope's `outputs` re-exports it (a re-export"
+            " is a read; the outer export is then judged itself). The root scope's `outputs` are the "
+            "plan's results and are never unused; the ports of `operation` and `transform` tasks are not"
+            " exports (a result may be ignored on purpose) and are not judged. Nothing is reported about"
+            " a task or group in error, a group nothing calls, or where an error of the plan (an "
+            "unknown reference, a value in error) may hide a reader. The diagnostic points at the "
+            "output's `name`; the related location is the task or group that owns it. Silence it with "
+            "`ignore = [\"TASK_OUTPUT_UNUSED\"]` in `[tool.taskplan]` or `--ignore TASK_OUTPUT_UNUSED`."
+        ),
+        wrong=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: review\n"
+            "      kind: sequence\n"
+            "      objective: Review the change\n"
+            "      body:\n"
+            "        tasks:\n"
+            "          - id: summary\n"
+            "            kind: value\n"
+            "            objective: Summarise the review\n"
+            "            outputs:\n"
+            "              - {name: text, value: {kind: string, text: Looks good}}\n"
+            "              - {name: verdict, value: {kind: string, text: approve}}\n"
+            "        outputs:\n"
+            "          - {name: text, value: {kind: output, source: summary, port: text}}\n"
+            "          - {name: verdict, value: {kind: output, source: summary, port: verdict}}\n"
+            "  outputs:\n"
+            "    - {name: comment, value: {kind: output, source: review, port: text}}\n"
+        ),
+        right=(
+            "version: 1\n"
+            "root:\n"
+            "  tasks:\n"
+            "    - id: review\n"
+            "      kind: sequence\n"
+            "      objective: Review the change\n"
+            "      body:\n"
+            "        tasks:\n"
+            "          - id: summary\n"
+            "            kind: value\n"
+            "            objective: Summarise the review\n"
+            "            outputs:\n"
+            "              - {name: text, value: {kind: string, text: Looks good}}\n"
+            "              - {name: verdict, value: {kind: string, text: approve}}\n"
+            "        outputs:\n"
+            "          - {name: text, value: {kind: output, source: summary, port: text}}\n"
+            "          - {name: verdict, value: {kind: output, source: summary, port: verdict}}\n"
+            "  outputs:\n"
+            "    - {name: comment, value: {kind: output, source: review, port: text}}\n"
+            "    - {name: verdict, value: {kind: output, source: review, port: verdict}}\n"
         ),
     )
 )
