@@ -92,7 +92,8 @@ def plan(n: int, m: int = 500) -> dict[str, Any]:
     while n - count >= BLOCK_TASKS:
         op = f"svc{(b % ((m + 49) // 50))}.op{b % min(50, m)}"
         first = f"b{b}_fetch"
-        query = _out(prev, "id") if prev else {"kind": "input", "source": "topic"}
+        # Each block starts from the previous block's audit entry (so every export is read).
+        query = _out(prev, "entry") if prev else {"kind": "input", "source": "topic"}
         tasks.append(_op(first, op, query, "Fetch the records for this block"))
         tasks.append(
             {
@@ -174,7 +175,8 @@ def plan(n: int, m: int = 500) -> dict[str, Any]:
                 "id": f"b{b}_seq",
                 "kind": "sequence",
                 "objective": "Archive the block",
-                "body": {"tasks": [_op(f"b{b}_archive", op, _out(first, "id"), "Archive")]},
+                "body": {"tasks": [_op(f"b{b}_archive", op, {"kind": "json", "items": [_out(f"b{b}_each", "keep")]},
+                                       "Archive the judgements")]},
             }
         )
         tasks.append(
@@ -188,12 +190,20 @@ def plan(n: int, m: int = 500) -> dict[str, Any]:
         )
         always.append(_op(f"b{b}_cleanup", op, _out(first, "id"), "Release the block's records"))
         count += BLOCK_TASKS
-        prev = first
+        prev = f"b{b}_call"
         b += 1
     for i in range(n - count):
-        query = _out(prev, "id") if prev else {"kind": "input", "source": "topic"}
+        if i == 0 and prev:
+            query = _out(prev, "entry")
+        else:
+            query = _out(prev, "id") if prev else {"kind": "input", "source": "topic"}
         tasks.append(_op(f"tail{i}", "svc0.op0", query))
         prev = f"tail{i}"
+    # The plan's result: the last audit entry (or the last tail task's id), which nothing
+    # inside reads.
+    outputs = []
+    if prev:
+        outputs = [{"name": "last", "value": _out(prev, "id" if prev.startswith("tail") else "entry")}]
     groups = [
         {
             "id": "audit",
@@ -209,7 +219,7 @@ def plan(n: int, m: int = 500) -> dict[str, Any]:
         "version": 1,
         "name": f"generated-{n}",
         "inputs": [{"name": "topic", "type": {"kind": "string"}}],
-        "root": {"tasks": tasks, "always": always},
+        "root": {"tasks": tasks, "always": always, "outputs": outputs},
         "groups": groups,
         "choices": [
             {
