@@ -807,142 +807,6 @@ for _model in (
     _model.model_rebuild()
 
 
-# ----------------------------------------------------------------- the fast validator
-#
-# Shaping a plan calls back into Python at every task, value, scope and type (the
-# validators above); for a plan in which those hooks change nothing, one validation
-# without them gives the very same models. `fast_plan_validator()` is TaskPlan's
-# validator with the hooks taken out and the wire form's empty spellings refused:
-# it accepts a document only when every hook would have been a no-op -
-#
-# - no null anywhere (`nullable` schemas are made plain: a null is refused, where the
-#   hooks would have dropped it);
-# - no field of another kind, no unknown key (extra fields are forbidden already, and
-#   a task's or a value's own fields are its model's fields);
-# - no empty `enum` (the hooks drop `enum: []`);
-# - every task and value of a known kind, every node an object (a mapping).
-#
-# Anything else fails it, and the shape pass then validates the document the usual
-# way, with its error recovery. The document tree must hold plain dicts and lists, as
-# the readers build it (a strict model also accepts a dict subclass).
-
-
-def _hooks() -> set[Any]:
-    found: set[Any] = {_wrap_task, _wrap_value}
-    for cls in (TaskType, TaskInput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan):
-        found.add(cls.__dict__["_shape"].__func__)
-    return found
-
-
-def _without_hooks(schema: Any, hooks: set[Any]) -> Any:
-    """A copy of a core schema without our wrap validators and with `nullable` made plain."""
-    if isinstance(schema, list):
-        return [_without_hooks(item, hooks) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    kind = schema.get("type")
-    if kind == "function-wrap":
-        function = schema["function"]["function"]
-        if getattr(function, "__func__", function) in hooks:
-            inner = dict(_without_hooks(schema["schema"], hooks))
-            if "ref" in schema:
-                inner["ref"] = schema["ref"]
-            return inner
-    if kind == "nullable":
-        return _without_hooks(schema["schema"], hooks)
-    out = {key: _without_hooks(value, hooks) for key, value in schema.items()}
-    if kind == "model" and out.get("cls") is TaskType:
-        enum = out["schema"]["fields"]["enum"]["schema"]["schema"]  # default -> list of str
-        if enum.get("type") != "list":
-            raise TypeError("unexpected schema for TaskType.enum")
-        enum["min_length"] = 1
-    return out
-
-
-def _has_functions(schema: Any) -> bool:
-    if isinstance(schema, list):
-        return any(_has_functions(item) for item in schema)
-    if not isinstance(schema, dict):
-        return False
-    kind = schema.get("type")
-    if isinstance(kind, str) and (kind.startswith("function-") or kind == "nullable"):
-        return True
-    return any(_has_functions(value) for key, value in schema.items() if key != "discriminator")
-
-
-_HOOKED = (
-    # documents that only the hooks accept: the fast validator must refuse each
-    {"version": 1, "root": {"outputs": None}},
-    {"version": 1, "inputs": [{"name": "a", "type": {"kind": "string", "enum": []}}], "root": {}},
-    {"version": 1, "inputs": [{"name": "a", "type": {"kind": "string", "description": None}}], "root": {}},
-    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "value", "objective": None}]}},
-    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "value", "body": {}}]}},
-    {"version": 1, "root": {"tasks": [{"id": "a", "kind": "foreach", "items": {"kind": "null"}, "body": {}, "group": ""}]}},
-    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": "output", "source": "b", "port": None}}]}},
-    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": "string", "text": "t", "items": []}}]}},
-    {"version": 1, "root": {"outputs": [{"name": "a", "value": {"kind": None}}]}},
-    {"version": 1, "root": {}, "groups": [{"id": "g", "body": {}, "objective": None}]},
-    {"version": 1, "root": {}, "choices": [{"id": "c", "type": {"kind": "any"}, "recommended": None}]},
-    {"version": 1, "root": {}, "choices": [{"id": "c", "type": {"kind": "any"}, "alternatives": [{"id": "a", "value": {"kind": "null"}, "description": None}]}]},
-    {"version": 1, "root": {}, "name": None},
-)
-_PLAIN = {
-    # and one that every hook leaves alone: the fast validator must give the same models
-    "version": 1,
-    "inputs": [{"name": "a", "type": {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string", "enum": ["x"]}}]}}],
-    "root": {
-        "tasks": [
-            {"id": "t", "operation": "o", "inputs": [{"name": "i", "value": {"kind": "input", "source": "a"}}]},
-            {"id": "c", "kind": "conditional", "condition": {"kind": "boolean", "boolean": True}, "body": {"tasks": []}, "otherwise": {}},
-        ],
-        "outputs": [{"name": "o", "value": {"kind": "array", "items": [{"kind": "number", "number": 1.5}]}}],
-    },
-    "groups": [{"id": "g", "body": {}}],
-    "choices": [{"id": "k", "type": {"kind": "any"}, "alternatives": [{"id": "x", "value": {"kind": "null"}}]}],
-}
-
-_FAST: list[Any] = []
-
-
-def fast_plan_validator() -> Any:
-    """TaskPlan's validator without the shape hooks (see above); None when it cannot be
-    built as intended (then every plan takes the usual way). Built once."""
-    if not _FAST:
-        _FAST.append(_build_fast_validator())
-    return _FAST[0]
-
-
-def _build_fast_validator() -> Any:
-    from pydantic_core import SchemaValidator
-
-    try:
-        schema = _without_hooks(TaskPlan.__pydantic_core_schema__, _hooks())
-    except (KeyError, TypeError, AttributeError):  # pragma: no cover - another pydantic
-        return None
-    if _has_functions(schema):  # pragma: no cover - another pydantic
-        return None
-    # pydantic-core builds a `model` schema from its class's own validator (hooks
-    # included) when the class is complete: mark ours incomplete while it builds.
-    models = [cls for cls in _MODELS | {TaskBase, ValueBase, Node} if "__pydantic_complete__" in cls.__dict__]
-    complete = {cls: cls.__dict__["__pydantic_complete__"] for cls in models}
-    try:
-        for cls in models:
-            cls.__pydantic_complete__ = False
-        validator = SchemaValidator(schema)
-    finally:
-        for cls, value in complete.items():
-            cls.__pydantic_complete__ = value
-    for document in _HOOKED:
-        try:
-            validator.validate_python(document)
-        except ValidationError:
-            continue
-        return None  # pragma: no cover - a hook is still there
-    if validator.validate_python(_PLAIN) != TaskPlan.model_validate(_PLAIN):  # pragma: no cover
-        return None
-    return validator
-
-
 def _own_fields(classes: dict[str, type[BaseModel]]) -> dict[str, frozenset[str]]:
     return {kind: frozenset(cls.model_fields) for kind, cls in classes.items()}
 
@@ -970,6 +834,197 @@ _TASK_OTHER = _other_defaults(TASK_CLASSES)
 _VALUE_OTHER = _other_defaults(VALUE_CLASSES)
 TASK_FIELDS_ALL = frozenset(_TASK_OTHER) | {"kind"}
 VALUE_FIELDS_ALL = frozenset(_VALUE_OTHER) | {"kind"}
+
+
+# ----------------------------------------------------------------- the fast validator
+#
+# Under the shape pass the hooks above are wrap validators: each takes its node's dict,
+# normalises it (drops nulls and the empty fields of other kinds: `_strip_nulls`,
+# `_strip_type`, `_normalize`), validates it by a nested call and, when that fails,
+# records the errors and salvages the node. For a document without errors all that the
+# hooks change is the normalising. `fast_plan_validator()` is TaskPlan's validator with
+# each hook replaced by that normalising alone, as a before-validator (and the task and
+# value kinds told apart as `_wrap_task` and `_wrap_value` do): the same models, without
+# a nested validation per node. The shape pass tries it first; a document it refuses
+# is validated the usual way, where its errors are found and recovered from.
+
+
+def _task_kind(value: Any) -> str | None:
+    """The tag of a task, as `_wrap_task` picks its class (None: not a task it can build)."""
+    if type(value) is not dict:
+        return None
+    kind = value.get("kind")
+    if kind is None:
+        kind = "operation"
+    return kind if type(kind) is str else None
+
+
+def _value_kind(value: Any) -> str | None:
+    """The tag of a value, as `_wrap_value` picks its class."""
+    if type(value) is not dict:
+        return None
+    kind = value.get("kind")
+    if kind is None and "kind" in value:
+        kind = "null"
+    return kind if type(kind) is str else None
+
+
+def _normalize_task(kind: str) -> Callable[[Any], Any]:
+    own = _TASK_OWN[kind]
+
+    def before(data: Any) -> Any:  # `_wrap_task`'s normalising
+        if type(data) is dict and not (own.issuperset(data) and None not in data.values()):
+            return _normalize(data, own, _TASK_OTHER)
+        return data
+
+    return before
+
+
+def _normalize_value(kind: str) -> Callable[[Any], Any]:
+    own = _VALUE_OWN[kind]
+
+    def before(data: Any) -> Any:  # `_wrap_value`'s normalising
+        if type(data) is dict and not (own.issuperset(data) and None not in data.values()):
+            data = _normalize(data, own, _VALUE_OTHER)
+            if kind == "null" and data.get("kind") is None:
+                data = {**data, "kind": "null"}
+        return data
+
+    return before
+
+
+def _normalize_node(data: Any) -> Any:  # `_validate_node`'s normalising
+    if type(data) is dict and None in data.values():
+        return _strip_nulls(data)
+    return data
+
+
+def _normalize_type(data: Any) -> Any:  # `_validate_node`'s normalising of a type
+    return _strip_type(data) if type(data) is dict else data
+
+
+def _fast_schema(schema: Any, hooks: set[Any], befores: dict[type, Callable[[Any], Any]]) -> Any:
+    """A copy of a core schema with the hooks replaced (see above)."""
+    if isinstance(schema, list):
+        return [_fast_schema(item, hooks, befores) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kind = schema.get("type")
+    if kind == "function-wrap":
+        function = schema["function"]["function"]
+        if getattr(function, "__func__", function) in hooks:  # a hook: its inner schema
+            inner = dict(_fast_schema(schema["schema"], hooks, befores))
+            if "ref" in schema:
+                inner["ref"] = schema["ref"]
+            return inner
+    out = {key: _fast_schema(value, hooks, befores) for key, value in schema.items()}
+    if kind == "tagged-union" and out["discriminator"] in (_task_tag, _value_tag):
+        out["discriminator"] = _task_kind if out["discriminator"] is _task_tag else _value_kind
+    if kind == "list":
+        out["fail_fast"] = True  # a document in error is validated again the usual way: stop early
+    if kind == "model" and out["cls"] in befores:
+        ref = out.pop("ref", None)
+        out = {"type": "function-before", "function": {"type": "no-info", "function": befores[out["cls"]]}, "schema": out}
+        if ref is not None:
+            out["ref"] = ref
+    return out
+
+
+def _functions(schema: Any) -> list[Any]:
+    """The functions a core schema calls (not its discriminators)."""
+    if isinstance(schema, list):
+        return [f for item in schema for f in _functions(item)]
+    if not isinstance(schema, dict):
+        return []
+    found = []
+    if isinstance(schema.get("type"), str) and schema["type"].startswith("function-"):
+        found.append((schema["type"], schema["function"]["function"]))
+    for key, value in schema.items():
+        if key != "discriminator":
+            found += _functions(value)
+    return found
+
+
+_WIRE = {
+    # a wire-form document (every field written, nulls and empty fields of other kinds),
+    # for the fast validator's self-test
+    "version": 1, "name": None, "request": None,
+    "inputs": [{"name": "a", "type": {"kind": "string", "enum": [], "nullable": False, "items": None, "fields": [], "description": None},
+                "required": True, "default": None, "description": None}],
+    "root": {
+        "tasks": [
+            {"id": "t", "kind": None, "objective": None, "dependsOn": [], "operation": "o", "group": "", "body": None,
+             "inputs": [{"name": "i", "value": {"kind": "output", "source": "s", "port": None, "items": [], "text": ""}}]},
+            {"id": "c", "kind": "conditional", "condition": {"kind": "boolean", "boolean": True}, "maxConcurrency": 4,
+             "body": {"tasks": None, "outputs": [{"name": "n", "value": {"kind": None}}], "always": []}, "otherwise": {}},
+        ],
+        "outputs": None, "always": [],
+    },
+    "groups": [{"id": "g", "objective": None, "inputs": None, "body": {}}],
+    "choices": [{"id": "k", "question": None, "type": {"kind": "any"}, "recommended": None, "selected": None,
+                 "alternatives": [{"id": "x", "description": None, "value": {"kind": "null"}}]}],
+}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal models with equal `model_fields_set` throughout (`==` ignores the latter)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, BaseModel):
+        return (
+            a.model_fields_set == b.model_fields_set
+            and a.__pydantic_private__ == b.__pydantic_private__
+            and a.__dict__.keys() == b.__dict__.keys()
+            and all(_same(a.__dict__[k], b.__dict__[k]) for k in a.__dict__)
+        )
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+_FAST: list[Any] = []
+
+
+def fast_plan_validator() -> Any:
+    """TaskPlan's validator with the hooks replaced by their normalising alone (see
+    above); None when it cannot be built as intended (then every document takes the
+    usual way). Built once."""
+    if not _FAST:
+        _FAST.append(_build_fast_validator())
+    return _FAST[0]
+
+
+def _build_fast_validator() -> Any:
+    from pydantic_core import SchemaValidator
+
+    befores: dict[type, Callable[[Any], Any]] = {cls: _normalize_task(kind) for kind, cls in TASK_CLASSES.items()}
+    befores.update({cls: _normalize_value(kind) for kind, cls in VALUE_CLASSES.items()})
+    befores.update({cls: _normalize_node for cls in (TaskInput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan)})
+    befores[TaskType] = _normalize_type
+    hooks: set[Any] = {_wrap_task, _wrap_value}
+    for cls in (TaskType, TaskInput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan):
+        hooks.add(cls.__dict__["_shape"].__func__)
+    try:
+        schema = _fast_schema(TaskPlan.__pydantic_core_schema__, hooks, befores)
+    except (KeyError, TypeError, AttributeError):  # pragma: no cover - another pydantic
+        return None
+    allowed = set(befores.values())
+    if any(kind != "function-before" or function not in allowed for kind, function in _functions(schema)):
+        return None  # pragma: no cover - a hook we do not know of
+    # pydantic-core builds a `model` schema from its class's own validator (hooks
+    # included) when the class is complete: mark ours incomplete while it builds.
+    models = [cls for cls in _MODELS | {TaskBase, ValueBase, Node} if "__pydantic_complete__" in cls.__dict__]
+    complete = {cls: cls.__dict__["__pydantic_complete__"] for cls in models}
+    try:
+        for cls in models:
+            cls.__pydantic_complete__ = False
+        validator = SchemaValidator(schema)
+    finally:
+        for cls, value in complete.items():
+            cls.__pydantic_complete__ = value
+    if not _same(validator.validate_python(_WIRE), TaskPlan.model_validate(_WIRE)):  # pragma: no cover
+        return None
+    return validator
 
 
 # ---------------------------------------------------------------- placeholders

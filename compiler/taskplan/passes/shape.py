@@ -6,12 +6,12 @@ TASK_KIND_FIELD and TASK_VALUE_INVALID (unknown value kind).
 
 How it works
 ------------
-A plain valid plan (no null, no empty field of another kind) is one call of
-`fast_plan_validator()`: TaskPlan's validator without the Python hooks below,
-which would all have been no-ops (taskplan.model.plan, "The fast validator").
-Any other document is one `TaskPlan.model_validate(tree, context=...)` call.
-Both run with the garbage collector paused: validation allocates hundreds of
-thousands of objects and cannot make cycles.
+A valid plan is one call of `fast_plan_validator()`: TaskPlan's validator with
+the hooks described below reduced to their normalising (taskplan.model.plan,
+"The fast validator"). A document it refuses is one
+`TaskPlan.model_validate(tree, context=...)` call. Both run with the garbage
+collector paused: validation allocates hundreds of thousands of objects and
+cannot make cycles.
 
 When a node fails, the validators of `taskplan.model.plan` hand its
 ValidationError to `_Shaper.recover` instead of failing the plan. The error's
@@ -134,9 +134,9 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
 
 
 def _validate_plain(tree: dict) -> TaskPlan | None:
-    """The plan, when the document is plain enough for the fast validator (no null, no
-    empty field of another kind, nothing in error: `fast_plan_validator`); else None,
-    and the document is validated the usual way (its errors found and recovered from)."""
+    """The plan, when the fast validator accepts the document (`fast_plan_validator`:
+    nothing in error); else None, and the document is validated the usual way (its
+    errors found and recovered from)."""
     validator = fast_plan_validator()
     if validator is None:
         return None
