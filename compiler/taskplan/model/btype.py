@@ -137,18 +137,20 @@ class BType:
         return describe(self)
 
 
-# Fast construction. The dataclass-generated __init__ of a frozen class stores each
-# field with object.__setattr__(self, name, value), a lookup by name per field; the
-# types pass builds a type per value of the plan, so `make` stores through the slot
-# descriptors instead (about twice as fast). Same class, same fields, equal objects.
+# Fast construction. The __init__ of a frozen dataclass stores each field with
+# object.__setattr__(self, name, value); the types pass builds a type for every literal
+# of the plan, so `_btype` and `new_field` fill a writable twin class with the very same
+# slots and then make it the frozen class (`__class__` may be assigned between classes of
+# one layout): same class, same fields, equal objects, a fraction of the work. The
+# import-time check below falls back to the dataclass __init__ should that not hold.
 
-_new_object = object.__new__
-_BTYPE_SET = tuple(BType.__dict__[name].__set__ for name in BType.__slots__)
-_FIELD_SET = tuple(Field.__dict__[name].__set__ for name in Field.__slots__)
-assert BType.__slots__ == (
-    "kind", "nullable", "enum", "const", "items", "fields", "closed",
-    "origin", "enum_slot", "null_slot", "description", "_index",
-) and Field.__slots__ == ("name", "type", "required", "slot")
+
+class _DraftBType:
+    __slots__ = BType.__slots__
+
+
+class _DraftField:
+    __slots__ = Field.__slots__
 
 
 def _btype(
@@ -165,32 +167,55 @@ def _btype(
     description: str | None,
 ) -> BType:
     """`BType(...)` with every field given, positionally (no normalisation: see `make`)."""
-    t = _new_object(BType)
-    s_kind, s_nullable, s_enum, s_const, s_items, s_fields, s_closed, s_origin, s_enum_slot, s_null_slot, s_description, s_index = _BTYPE_SET
-    s_kind(t, kind)
-    s_nullable(t, nullable)
-    s_enum(t, enum)
-    s_const(t, const)
-    s_items(t, items)
-    s_fields(t, fields)
-    s_closed(t, closed)
-    s_origin(t, origin)
-    s_enum_slot(t, enum_slot)
-    s_null_slot(t, null_slot)
-    s_description(t, description)
-    s_index(t, None)
-    return t
+    t = _DraftBType()
+    t.kind = kind
+    t.nullable = nullable
+    t.enum = enum
+    t.const = const
+    t.items = items
+    t.fields = fields
+    t.closed = closed
+    t.origin = origin
+    t.enum_slot = enum_slot
+    t.null_slot = null_slot
+    t.description = description
+    t._index = None
+    t.__class__ = BType  # type: ignore[assignment]
+    return t  # type: ignore[return-value]
 
 
 def new_field(name: str, type: BType, required: bool = True, slot: Slot | None = None) -> Field:
     """`Field(name, type, required, slot)`, built the fast way (see `_btype`)."""
-    f = _new_object(Field)
-    s_name, s_type, s_required, s_slot = _FIELD_SET
-    s_name(f, name)
-    s_type(f, type)
-    s_required(f, required)
-    s_slot(f, slot)
-    return f
+    f = _DraftField()
+    f.name = name
+    f.type = type
+    f.required = required
+    f.slot = slot
+    f.__class__ = Field  # type: ignore[assignment]
+    return f  # type: ignore[return-value]
+
+
+def _check_fast_construction() -> None:
+    global _btype, new_field
+    slot = Slot("f", "/p")
+    try:
+        t = _btype("string", True, ("a",), None, None, (), False, slot, slot, slot, "d")
+        f = new_field("a", t, False, slot)
+        same = (
+            type(t) is BType
+            and repr(t) == repr(BType("string", True, ("a",), None, None, (), False, slot, slot, slot, "d"))
+            and t._index is None
+            and type(f) is Field
+            and repr(f) == repr(Field("a", t, False, slot))
+        )
+    except TypeError:  # pragma: no cover - an interpreter that refuses the assignment
+        same = False
+    if not same:  # pragma: no cover
+        _btype = BType  # type: ignore[assignment]
+        new_field = Field  # type: ignore[assignment]
+
+
+_check_fast_construction()
 
 
 ANY_ITEMS: "BType"

@@ -20,7 +20,6 @@ from taskplan.ir.checked import (
     Declaration,
     IdentityTable,
     gc_paused,
-    iter_subvalues,
 )
 from taskplan.model.plan import (
     CallTask,
@@ -113,15 +112,15 @@ class _Identity:
     # ------------------------------------------------------------------ IDs
 
     def declare(self, ident: Any, kind: str, pointer: str, model: Any) -> None:
+        if type(ident) is str and 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and not ident.startswith(RESERVED_PREFIX):
+            # a well-formed ID (is_valid_id), declared first: the common case, nothing to report
+            declarations = self.table.declarations
+            if ident not in declarations:
+                declarations[ident] = Declaration(ident, kind, pointer, model, True)
+                return
         if not isinstance(ident, str):
             return  # no usable ID: the shape pass reported it; it declares nothing
         table = self.table
-        if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and not ident.startswith(RESERVED_PREFIX):
-            # a well-formed ID (is_valid_id): the common case, nothing to report unless a copy
-            first = table.declarations.get(ident)
-            if first is None:
-                table.declarations[ident] = Declaration(ident, kind, pointer, model, True)
-                return
         id_ptr = f"{pointer}/id"
         valid = True
         problem = lexical_problem(ident)
@@ -221,11 +220,26 @@ class _Identity:
         )
 
     def values(self, value: Any, pointer: str) -> None:
-        if type(value) not in CONTAINER_VALUES:
+        """The member names of every object value in `value`, pre-order (the order of
+        `iter_subvalues`, which also yields the leaves: they hold no names)."""
+        containers = CONTAINER_VALUES
+        if type(value) not in containers:
             return  # a leaf: no names inside
-        for ptr, v, _depth in iter_subvalues(value, pointer):
-            if isinstance(v, ObjectValue):
+        stack: list[tuple[str, Any]] = [(pointer, value)]
+        while stack:
+            ptr, v = stack.pop()
+            if type(v) is ObjectValue:
                 self.names(v.members, f"{ptr}/members", "member")
+                members = v.members
+                for i in range(len(members) - 1, -1, -1):
+                    m = members[i]
+                    if isinstance(m, TaskOutput) and type(m.value) in containers:
+                        stack.append((f"{ptr}/members/{i}/value", m.value))
+            else:
+                items = v.items
+                for i in range(len(items) - 1, -1, -1):
+                    if type(items[i]) in containers:
+                        stack.append((f"{ptr}/items/{i}", items[i]))
 
     def named_values(self, items: Any, list_ptr: str, what: str, *, lexical: bool = True) -> None:
         self.names(items, list_ptr, what, lexical=lexical)
@@ -267,16 +281,17 @@ class _Identity:
     # -------------------------------------------------------------- structure
 
     def task(self, task: Any, ptr: str, stack: list[tuple[str, str, Any]]) -> None:
+        if type(task) is OperationTask:  # the commonest task: no child scopes
+            self.declare(task.id, DECL_TASK, ptr, task)
+            if task.inputs and not _plain_bindings(task.inputs):
+                self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
+            return
         if isinstance(task, InvalidTask):
             self.declare(task.id, DECL_TASK, ptr, task)
             # values inside a placeholder are not checked; the scopes it kept are
             stack.extend(reversed([("scope", ptr + suffix, scope) for suffix, scope in scopes_of(task)]))
             return
         self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
-        if type(task) is OperationTask:  # the commonest task: no child scopes
-            if task.inputs and not _plain_bindings(task.inputs):
-                self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
-            return
         children: list[tuple[str, str, Any]] = []
         if isinstance(task, OperationTask):
             self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)

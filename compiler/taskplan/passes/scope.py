@@ -978,6 +978,21 @@ class _ScopePass:
         n = len(nodes)
         if n == 0:
             return [], True
+        # The common case: every dependency on a task of the list points to an earlier one.
+        # Kahn's algorithm taking the lowest index first then gives the list order itself.
+        self_loop = False
+        for i, t in enumerate(nodes):
+            scope, in_always = t.scope, t.in_always
+            for d in t.deps:
+                if d is t:
+                    self_loop = True
+                elif d.index >= i and d.scope is scope and d.in_always == in_always:
+                    break  # a later task first: order them
+            else:
+                continue
+            break
+        else:
+            return list(nodes), not self_loop
         indeg = [0] * n
         succ: list[list[int]] = [[] for _ in range(n)]
         self_loop = False
