@@ -50,7 +50,7 @@ _REPLACEMENTS = [None, True, False, 0, -1, 1, 2, 1.5, 2.0, "", "x", "x" * 256, "
                  "set.x", "llm.call", "__a.b", "a b", "Zz", "/a~0b", "/a~2", "a/b", "~", "abc\n", "$x", [{"a": "${x}"}],
                  {"call": "a", "steps": []}, {"when": "${x}"}, {"when": "${x}", "input": {}, "steps": []},
                  {"input": {}, "steps": []}, {"type": {}, "default": 1, "required": True}, {"type": {}, "default": 1},
-                 "read", "write", "delete", ["a", 1]]
+                 "read", "write", "delete", ["a", 1], "executor"]
 _KEYS = ["extra", "when", "input", "max_items", "max_concurrency", "call", "steps", "$literal", "type", "id", "source",
          "default", "required", "cases", "branches", "effect", "items", "title", "values", "template", "schema", "$bad",
          "version", "path", "inputs"]
@@ -175,7 +175,7 @@ def _path(draw):
         if kind < 5:
             text += "." + name
         elif kind < 7:
-            text += "[" + json.dumps(name) + "]"
+            text += "[" + json.dumps(name, ensure_ascii=draw(st.booleans())) + "]"
         elif kind < 8:
             text += "[" + draw(st.sampled_from(["0", "1", "12", "01", "-1"])) + "]"
         else:
@@ -212,6 +212,10 @@ def test_expression_shapes_agree_with_the_grammar(body):
             assert slow.error is None, (body, slow.error)
             assert fast == slow, body
             assert type(fast) is ex.Expression and all(type(r) is ex.Ref for r in fast.refs)
+    parts = ex.plain_path(body)
+    if parts is not None:
+        (ref,) = slow.refs
+        assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments)
 
 
 def test_compiled_shapes_take_the_fast_paths():
@@ -231,7 +235,7 @@ def _everything(result):
 def test_plainly_fine_references_hide_nothing(path, monkeypatch):
     data = path.read_bytes()
     fast = validate_text(data, str(path))
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, ref, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, root, name, segments, chain: False)
     slow = validate_text(data, str(path))
     assert _everything(fast) == _everything(slow)
     assert fast.diagnostics == slow.diagnostics
@@ -243,7 +247,7 @@ def test_plainly_fine_references_hide_nothing_on_mutations(seed, monkeypatch):
     bases = [_load(p) for p in VALID]
     docs = [_mutate(rng.choice(bases), rng) for _ in range(150)]
     fast = [_everything(validate_data(doc)) for doc in docs]
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, ref, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, root, name, segments, chain: False)
     slow = [_everything(validate_data(doc)) for doc in docs]
     assert fast == slow
 

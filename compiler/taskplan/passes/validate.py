@@ -409,10 +409,10 @@ class _Validator:
                     f"the document has more than {limit} steps (the limit, Limits.max_workflow_steps)",
                 )
                 return False
-            for i in range(len(items) - 1, -1, -1):
+            # only a switch holds steps (found in one comprehension, pushed last first)
+            switches = [i for i, step in enumerate(items) if type(step) is dict and step.get("type") == "switch"]
+            for i in reversed(switches):
                 step = items[i]
-                if type(step) is not dict or step.get("type") != "switch":  # only a switch holds steps
-                    continue
                 default = step.get("default")
                 if type(default) is dict:
                     stack.append((default.get("steps"), path + (i, "default", "steps")))
@@ -433,6 +433,7 @@ class _Validator:
         out: list[_Step] = []
         if type(items) is not list:
             return out
+        by_id, owner = wf.by_id, self.owner
         for i, node in enumerate(items):
             if type(node) is not dict:
                 continue
@@ -440,7 +441,7 @@ class _Validator:
             step = _Step(node, path, list_path, i, parent, section, wf)
             out.append(step)
             if step.id is not None:
-                first = wf.by_id.get(step.id)
+                first = by_id.get(step.id)
                 if first is not None:
                     self.report(
                         SCHEMA,
@@ -450,9 +451,11 @@ class _Validator:
                         step=step,
                     )
                 else:
-                    wf.by_id[step.id] = step
-                    self.owner.setdefault(step.id, wf.name)
+                    by_id[step.id] = step
+                    owner.setdefault(step.id, wf.name)
             kind = step.kind
+            if kind == d.EXECUTOR or kind == "set":  # the commonest: no calls
+                continue
             if kind == "workflow.call":
                 self._call(step, node.get("workflow"), path + ("workflow",), False, node, path)
             elif kind in d.LOOP_TYPES:
@@ -642,9 +645,11 @@ class _Validator:
             if value.startswith("${"):
                 self._expression(wf, value, path, chain, section, step)
             return
+        expression = self._expression
         stack: list[tuple[Any, tuple]] = [(value, path)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, where = stack.pop()
+            node, where = pop()
             if type(node) is dict:
                 if d.LITERAL in node:
                     continue
@@ -657,9 +662,9 @@ class _Validator:
                 t = type(member)
                 if t is str:
                     if member.startswith("${") and not (type(key) is str and key.startswith("$")):
-                        self._expression(wf, member, where + (key,), chain, section, step)
+                        expression(wf, member, where + (key,), chain, section, step)
                 elif (t is dict or t is list) and not (type(key) is str and key.startswith("$")):
-                    stack.append((member, where + (key,)))
+                    push((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
         if type(text) is not str or len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
@@ -672,6 +677,9 @@ class _Validator:
                 step=step,
             )
             return
+        plain = ex.plain_path(body)  # most expressions: one plain path, often read without a parse
+        if plain is not None and self._plainly_fine(wf, plain[0], plain[1], plain[2:], chain):
+            return
         parsed = ex.parse(body)
         if parsed.error is not None:
             err = parsed.error
@@ -679,24 +687,22 @@ class _Validator:
             self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
             return
         for ref in parsed.refs:
-            if not self._plainly_fine(wf, ref, chain):
+            if not self._plainly_fine(wf, ref.root, ref.name, ref.segments, chain):
                 self._reference(wf, ref, text, path, chain, section, step)
 
-    def _plainly_fine(self, wf: _Workflow, ref: ex.Ref, chain: tuple) -> bool:
+    def _plainly_fine(self, wf: _Workflow, root: str, name: str | None, segments: Any, chain: tuple) -> bool:
         """The common references, where `_reference` would report nothing: a declared input,
         an item in a loop body, or a result field of an earlier step of the same list (not a
         called workflow's output, which `_result_field` looks up). False: ask `_reference`."""
-        root = ref.root
         if root == "steps":
-            target = wf.by_id.get(ref.name)  # type: ignore[arg-type]
+            target = wf.by_id.get(name)  # type: ignore[arg-type]
             if target is None or target.list_path != chain[0][0] or target.index >= chain[0][1]:
                 return False
-            segments = ref.segments
             return not segments or target.kind is None or (
                 target.kind != "workflow.call" and segments[0] in d.RESULT_FIELDS[target.kind]
             )
         if root == "inputs":
-            return wf.inputs is None or ref.name in wf.inputs
+            return wf.inputs is None or name in wf.inputs
         return wf.item_ok
 
     # --- references -------------------------------------------------------------------------
@@ -948,6 +954,8 @@ class _Validator:
                     components.append(component)
         found = False
         for component in components:
+            if len(component) == 1 and all(c.target is not component[0] for c in component[0].calls):
+                continue  # the common case: a workflow on its own that does not call itself
             names = {w.name for w in component}
             edges = [c for w in component for c in w.calls if c.target is not None and c.target.name in names]
             if not edges:
@@ -1000,13 +1008,15 @@ class _Validator:
             best = 0
             for step in steps:
                 h = 0
-                for inline in step.inline:
-                    h = max(h, list_height(inline))
-                for call in step.calls:
-                    if call.target is not None:
-                        h = max(h, call.target.height)
+                if step.inline or step.calls:
+                    for inline in step.inline:
+                        h = max(h, list_height(inline))
+                    for call in step.calls:
+                        if call.target is not None:
+                            h = max(h, call.target.height)
                 step.height = h + 1
-                best = max(best, step.height)
+                if h + 1 > best:
+                    best = h + 1
             return best
 
         for wf in order:  # callees first

@@ -476,6 +476,9 @@ _GROUPS: list[tuple[tuple[str, ...], Callable[[Compiler, dict[str, Any]], Check]
 
 Predicate = Callable[[Any], bool]
 
+_SUBSCHEMA = frozenset({"items", "additionalProperties", "propertyNames", "not", "if", "then", "else"})
+_SUBSCHEMAS = frozenset({"properties", "dependentSchemas", "allOf", "anyOf", "oneOf"})  # dicts or lists of them
+
 _TYPE_TESTS = {
     "object": "type({v}) is dict",
     "array": "type({v}) is list",
@@ -514,6 +517,7 @@ class PredicateCompiler:
         self.env: dict[str, Any] = {"_json_equal": _json_equal}
         self.lines: list[str] = []
         self.by_ref: dict[str, str] = {}
+        self.recursive: dict[str, bool] = {}
         self.counter = 0
         for ref, fn in (overrides or {}).items():
             self.by_ref[ref] = self._constant(fn)
@@ -548,6 +552,27 @@ class PredicateCompiler:
             self._define(name, self.resolve(ref))
         return self.by_ref[ref]
 
+    def _recursive(self, ref: str) -> bool:
+        """Whether the subschema at `ref` reaches itself through `$ref`s (not through overrides)."""
+        if ref not in self.recursive:
+            seen: set[str] = set()
+            stack = [self.resolve(ref)]
+            while stack and ref not in seen:
+                node = stack.pop()
+                if not isinstance(node, dict):
+                    continue
+                target = node.get("$ref")
+                if isinstance(target, str) and target not in self.by_ref and target not in seen:
+                    seen.add(target)
+                    stack.append(self.resolve(target))
+                for keyword, sub in node.items():
+                    if keyword in _SUBSCHEMA:
+                        stack.append(sub)
+                    elif keyword in _SUBSCHEMAS:
+                        stack.extend(sub.values() if isinstance(sub, dict) else sub)
+            self.recursive[ref] = ref in seen
+        return self.recursive[ref]
+
     def _function(self, schema: Any) -> str:
         """A function for a subschema that is tested, not asserted (anyOf, not, if...)."""
         if isinstance(schema, dict) and "$ref" in schema and set(schema) - ANNOTATIONS == {"$ref"}:
@@ -581,9 +606,8 @@ class PredicateCompiler:
             raise ValueError(f"unsupported schema keywords: {sorted(unknown)}")
         if "$ref" in schema:
             ref = schema["$ref"]
-            target = None if ref in self.by_ref else self.resolve(ref)
-            if target is not None and _inlinable(target):
-                self._emit(target, v, out, depth, known)
+            if ref not in self.by_ref and not self._recursive(ref):  # its checks copied in place
+                self._emit(self.resolve(ref), v, out, depth, known)
             else:
                 out.append(f"{pad}if not {self._ref(ref)}({v}): return False")
         types = schema.get("type")
@@ -698,6 +722,39 @@ class PredicateCompiler:
             inner.append(f"{pad}if not ({' and '.join(f'{n!r} in {v}' for n in required)}): return False")
         if "minProperties" in schema:
             inner.append(f"{pad}if len({v}) < {schema['minProperties']!r}: return False")
+        additional = schema.get("additionalProperties", True)
+        if "propertyNames" not in schema and additional in (True, False):
+            # no check on the other members: look up the named ones (and, when closed,
+            # that there is no other), no loop over the members
+            if additional is False:
+                inner.append(f"{pad}if not {self._constant(frozenset(schema.get('properties', {})))}.issuperset({v}): return False")
+            for name, sub in schema.get("properties", {}).items():
+                member = self._fresh("m")
+                body: list[str] = []
+                self._emit(sub, member, body, depth + 2, None)
+                if body and name in required:
+                    inner.append(f"{pad}{member} = {v}[{name!r}]")
+                    inner.extend(line[4:] for line in body)
+                elif body:
+                    inner.append(f"{pad}if {name!r} in {v}:")
+                    inner.append(f"{pad}    {member} = {v}[{name!r}]")
+                    inner.extend(body)
+        else:
+            self._members(schema, v, inner, depth)
+        for name, needs in schema.get("dependentRequired", {}).items():
+            if needs:
+                inner.append(f"{pad}if {name!r} in {v} and not ({' and '.join(f'{n!r} in {v}' for n in needs)}): return False")
+        for name, sub in schema.get("dependentSchemas", {}).items():
+            body = []
+            self._emit(sub, v, body, depth + 2, "object")
+            if body:
+                inner.append(f"{pad}if {name!r} in {v}:")
+                inner.extend(body)
+        self._guarded(f"type({v}) is dict", inner, out, depth, known == "object")
+
+    def _members(self, schema: dict, v: str, inner: list[str], depth: int) -> None:
+        """The loop over an object's members: name checks, then each member by its name."""
+        pad = "    " * (depth + 1)
         key, member = self._fresh("k"), self._fresh("m")
         loop: list[str] = []  # the body of `for key, member in v.items():`, at depth + 2
         names: list[str] = []
@@ -723,21 +780,3 @@ class PredicateCompiler:
         if loop:
             inner.append(f"{pad}for {key}, {member} in {v}.items():")
             inner.extend(loop)
-        for name, needs in schema.get("dependentRequired", {}).items():
-            if needs:
-                inner.append(f"{pad}if {name!r} in {v} and not ({' and '.join(f'{n!r} in {v}' for n in needs)}): return False")
-        for name, sub in schema.get("dependentSchemas", {}).items():
-            body = []
-            self._emit(sub, v, body, depth + 2, "object")
-            if body:
-                inner.append(f"{pad}if {name!r} in {v}:")
-                inner.extend(body)
-        self._guarded(f"type({v}) is dict", inner, out, depth, known == "object")
-
-
-def _inlinable(schema: Any) -> bool:
-    """A `$ref` target whose checks are copied in place: a small one without references."""
-    if not isinstance(schema, dict):
-        return True
-    return not any(k in schema for k in ("$ref", "properties", "additionalProperties", "items", "anyOf", "oneOf",
-                                           "allOf", "not", "if", "propertyNames", "dependentSchemas"))

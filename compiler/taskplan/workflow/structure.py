@@ -209,12 +209,20 @@ class _StepsOk:
 
     def __init__(self) -> None:
         self.by_kind: dict[str, Any] = {}
+        self.builtin: dict[str, Any] = {}
+        """by_kind without EXECUTOR: a built-in type string is its own kind."""
 
     def __call__(self, value: Any) -> bool:
         if type(value) is not dict:
             return False
-        kind = d.step_kind(value.get("type"))
-        return kind is not None and self.by_kind[kind](value)
+        type_ = value.get("type")
+        valid = self.builtin.get(type_) if type(type_) is str else None
+        if valid is None:
+            kind = d.step_kind(type_)
+            if kind is None:
+                return False
+            valid = self.by_kind[kind]
+        return valid(value)
 
 
 @lru_cache(maxsize=1)
@@ -225,6 +233,7 @@ def _valid() -> Any:
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *by_kind = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
     steps.by_kind = dict(zip(kinds, by_kind))
+    steps.builtin = {t: steps.by_kind[t] for t in d.BUILTIN_TYPES}
     return root
 
 
