@@ -46,12 +46,12 @@ from taskplan.ir.checked import (
     ScopeRole,
     TaskNode,
     gc_paused,
-    iter_subvalues,
     task_value_slots,
 )
 from taskplan.model.plan import (
     CallTask,
     ChoiceValue,
+    ObjectValue,
     OperationTask,
     TransformTask,
     ConditionalTask,
@@ -305,6 +305,12 @@ class _ScopePass:
                 continue  # its ports are the catalog's (the types pass's)
             if kind is CallTask:
                 self.call(task)
+            elif kind is TransformTask:  # its inputs (task_value_slots adds its type's literal defaults)
+                ptr = task.pointer
+                for i, b in enumerate(model.inputs):
+                    if type(b) is TaskOutput and type(b.value) in readers:
+                        values(f"{ptr}/inputs/{i}/value", b.value, task, scope)
+                continue  # its ports are its resultType's (the types pass's)
             for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
                     values(ptr, value, task, scope)
@@ -321,10 +327,25 @@ class _ScopePass:
             if handle is not None:
                 handle(pointer, value, reader, scope)
             return
-        for ptr, v, _depth in iter_subvalues(value, pointer):
-            handle = dispatch.get(type(v))
-            if handle is not None:
-                handle(ptr, v, reader, scope)
+        # the references inside, pre-order (iter_subvalues' order, without the literals)
+        readers = _READERS
+        stack: list[tuple[str, Any]] = [(pointer, value)]
+        while stack:
+            ptr, v = stack.pop()
+            kind = type(v)
+            if kind is ObjectValue:
+                members = v.members
+                for i in range(len(members) - 1, -1, -1):
+                    m = members[i]
+                    if isinstance(m, TaskOutput) and type(m.value) in readers:
+                        stack.append((f"{ptr}/members/{i}/value", m.value))
+            elif kind in CONTAINER_VALUES:
+                items = v.items
+                for i in range(len(items) - 1, -1, -1):
+                    if type(items[i]) in readers:
+                        stack.append((f"{ptr}/items/{i}", items[i]))
+            else:
+                dispatch[kind](ptr, v, reader, scope)
 
     def _on_output(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         self.read_task(REF_OUTPUT, ptr, v.source, v.port, reader, scope)

@@ -35,6 +35,7 @@ from taskplan.model.plan import (
     ForeachTask,
     IndexValue,
     InputValue,
+    InvalidTask,
     ItemValue,
     JsonValue,
     NullValue,
@@ -799,7 +800,7 @@ class _Typer:
                     self._produced.update(res.operation.produces.values())
                 else:
                     self._any_producer = True
-            elif node.is_placeholder:
+            elif isinstance(m, InvalidTask):  # (node.is_placeholder)
                 self._any_producer = True
         if any(has_shape_error(s.model) for s in self.cp.scopes):
             self._any_producer = True  # a scope in error may have lost tasks that produce any kind
