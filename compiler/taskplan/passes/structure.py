@@ -160,7 +160,9 @@ class _Structure:
                 self.scope(child, ptr + suffix, subject)
             return
         subject = {"task": task.id}
-        self.objective(task, ptr, subject, "task")
+        objective = task.objective
+        if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
+            self.objective(task, ptr, subject, "task")
         for name in ("inputs", "outputs"):
             items = task.__dict__.get(name)
             if items:
@@ -458,8 +460,10 @@ class _Structure:
                 )
                 mark_broken(value, "TASK_VALUE_INVALID")
         elif isinstance(value, ObjectValue):
+            plain = depth < self.max_depth  # a member is not too deep
             for i, member in enumerate(value.members):
-                self.value(member.value, f"{ptr}/members/{i}/value", subject, depth + 1)
+                if not (plain and _plain_value(member.value)):  # (nothing to check: no pointer)
+                    self.value(member.value, f"{ptr}/members/{i}/value", subject, depth + 1)
         elif isinstance(value, (ArrayValue, FieldValue, JsonValue, PredicateValue)):
             if isinstance(value, (FieldValue, JsonValue)) and len(value.items) != 1:
                 self.report(
@@ -472,8 +476,10 @@ class _Structure:
                 mark_broken(value, "TASK_VALUE_INVALID")
             elif isinstance(value, PredicateValue):
                 self.predicate(value, ptr, subject)
+            plain = depth < self.max_depth  # an item is not too deep
             for i, item in enumerate(value.items):
-                self.value(item, f"{ptr}/items/{i}", subject, depth + 1)
+                if not (plain and _plain_value(item)):  # (nothing to check: no pointer)
+                    self.value(item, f"{ptr}/items/{i}", subject, depth + 1)
 
     def predicate(self, value: PredicateValue, ptr: str, subject: dict | None) -> None:
         arity = PREDICATES.get(value.predicate)
