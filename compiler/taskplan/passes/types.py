@@ -612,9 +612,6 @@ class _Typer:
         self._predicate(v, ptr, scope)
         return bt.scalar("boolean", Slot(self.file, ptr))
 
-    def _field_value(self, v: FieldValue, ptr: str, scope: ScopeNode | None) -> BType | None:
-        return self._field(v, ptr, scope)
-
     # -- references: the type of what they resolve to (None: in error, already reported)
 
     def _target(self, ptr: str) -> Any:
@@ -1046,7 +1043,7 @@ _VALUE_KINDS: dict[type, Any] = {
     ItemValue: _Typer._item_read,
     IndexValue: _Typer._index,
     PresentValue: _Typer._boolean,
-    FieldValue: _Typer._field_value,
+    FieldValue: _Typer._field,
     JsonValue: _Typer._json,
     PredicateValue: _Typer._predicate_value,
 }
