@@ -6,11 +6,12 @@ document's family (PLAN_*, CATALOG_*, WORKFLOW_*).
 The steps, in order: the size limit on the raw bytes; byte order marks (a
 UTF-8 one is accepted and dropped, UTF-16/32 ones are refused); strict UTF-8;
 the format (explicit, else the extension, else sniffed); then the YAML reader
-(`yaml_reader`, the C parser's event stream) or the JSON reader
-(`json_reader`, our own). Both readers build the tree and the position tree in
-one streaming pass with an explicit stack, and refuse a document nested deeper
-than `limits.max_depth` before anything deeper is built. See docs/decisions.md,
-"Reading".
+(`yaml_reader`, the C parser's event stream, after the line reader `yaml_fast`
+for plain block YAML) or the JSON reader (`json_reader`, our own). Both readers
+build the tree and the position tree in one streaming pass with an explicit
+stack, and refuse a document nested deeper than `limits.max_depth` before
+anything deeper is built; their fast paths build positions when first used.
+See docs/decisions.md, "Reading".
 """
 
 from __future__ import annotations
