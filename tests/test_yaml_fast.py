@@ -346,7 +346,7 @@ def test_ruamels_block_dumper(value, pure):
     agree(ruamel_block(value, pure))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=st.dictionaries(identifier, simple_data, min_size=1, max_size=6))
 def test_plain_data_takes_the_fast_path(value):
     text = emit_yaml(value)
@@ -421,7 +421,7 @@ def mutated(draw):
     return "\n".join(lines)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=mutated(), small=st.booleans())
 def test_mutated_documents(text, small):
     limits = Limits(max_depth=3, max_scalar_chars=6, max_number_digits=2) if small else DEFAULT_LIMITS
