@@ -56,6 +56,9 @@ from taskplan.config import Limits
 from taskplan.gcpause import gc_paused
 from taskplan.source.sourcemap import MapPos, Pos, SeqPos
 from taskplan.source.span import Span
+from taskplan.source.yaml_core import NUMBER as _NUMBER
+from taskplan.source.yaml_core import NUMBER_START as _NUMBER_START
+from taskplan.source.yaml_core import WORDS as _WORDS
 
 _new = tuple.__new__
 _INF = float("inf")
@@ -64,24 +67,8 @@ MAX_KEY_CHARS = 250
 """libyaml takes a key for a key only within 1024 characters (or bytes) of its start:
 stay well below."""
 
-# The YAML 1.2 core schema, as yaml_reader resolves plain scalars.
-_WORDS: dict[str, Any] = {
-    "~": None, "null": None, "Null": None, "NULL": None,
-    "true": True, "True": True, "TRUE": True,
-    "false": False, "False": False, "FALSE": False,
-}
-_NUMBER_START = frozenset("0123456789+-.")
 _NOT_STRING_START = frozenset("~nNtTfF") | _NUMBER_START
 """The first characters of the plain scalars that may resolve to something else than a string."""
-_NUMBER = re.compile(
-    r"""(?P<int>[-+]?[0-9]+)
-      | 0o(?P<oct>[0-7]+)
-      | 0x(?P<hex>[0-9a-fA-F]+)
-      | (?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)
-      | (?P<inf>[-+]?\.(?:inf|Inf|INF))
-      | (?P<nan>\.(?:nan|NaN|NAN))""",
-    re.X,
-).fullmatch
 
 # The characters of the subset: what libyaml accepts (no controls, surrogates, U+FFFE/F)
 # less what it treats specially (tab, \r, NEL, U+2028/9 line breaks, the byte order mark).

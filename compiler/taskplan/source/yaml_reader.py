@@ -37,6 +37,9 @@ from ruamel.yaml.reader import ReaderError
 
 from taskplan.source.sourcemap import MapPos, Pos, SeqPos
 from taskplan.source.span import Span
+from taskplan.source.yaml_core import NUMBER as _NUMBER
+from taskplan.source.yaml_core import NUMBER_START as _NUMBER_START
+from taskplan.source.yaml_core import WORDS as _WORDS
 from taskplan.source.yaml_fast import read_block
 
 if TYPE_CHECKING:
@@ -48,23 +51,8 @@ _INF = float("inf")
 PARSER = CParser
 """The parser class every YAML document goes through (the C one; a test checks it)."""
 
-# The YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
+# A miss in the core schema's table (taskplan/source/yaml_core.py).
 _MISSING = object()
-_WORDS: dict[str, Any] = {
-    "": None, "~": None, "null": None, "Null": None, "NULL": None,
-    "true": True, "True": True, "TRUE": True,
-    "false": False, "False": False, "FALSE": False,
-}
-_NUMBER_START = frozenset("0123456789+-.")
-_NUMBER = re.compile(
-    r"""(?P<int>[-+]?[0-9]+)
-      | 0o(?P<oct>[0-7]+)
-      | 0x(?P<hex>[0-9a-fA-F]+)
-      | (?P<float>[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)
-      | (?P<inf>[-+]?\.(?:inf|Inf|INF))
-      | (?P<nan>\.(?:nan|NaN|NAN))""",
-    re.X,
-).fullmatch
 
 # A node's properties (tag and anchor, in either order) at the node's start.
 _PROPERTY = r"[!&](?:<[^>\s]*>|[^\s,\[\]{}]*)"
