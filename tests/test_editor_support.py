@@ -21,6 +21,7 @@ import fnmatch
 import json
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -31,6 +32,10 @@ from ruamel.yaml import YAML
 
 from taskplan.cli import main
 from taskplan.diagnostics.registry import REGISTRY
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docblocks import fenced_block, fenced_blocks  # noqa: E402  (tests/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
@@ -124,23 +129,11 @@ def test_the_ids_are_unique():
 
 
 def doc_blocks(language: str) -> list[str]:
-    """The fenced code blocks of docs/editor.md in `language` (`""` for plain ones)."""
-    blocks = []
-    fence = None
-    for line in DOC.read_text(encoding="utf-8").splitlines(keepends=True):
-        if fence is None and line.startswith("```"):
-            fence, body = line[3:].strip(), []
-        elif fence is not None and line.rstrip("\n") == "```":
-            blocks.append((fence, "".join(body)))
-            fence = None
-        elif fence is not None:
-            body.append(line)
-    return [body for lang, body in blocks if lang == language]
+    return fenced_blocks(DOC, language)
 
 
 def doc_block(language: str, containing: str) -> str:
-    (block,) = [b for b in doc_blocks(language) if containing in b]
-    return block
+    return fenced_block(DOC, language, containing)
 
 
 def _vscode() -> dict:

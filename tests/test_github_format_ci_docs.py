@@ -21,6 +21,10 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docblocks import fenced_block, fenced_blocks  # noqa: E402  (tests/ is on sys.path)
+
 ROOT = Path(__file__).resolve().parents[1]
 CI_DOC = ROOT / "docs" / "ci.md"
 
@@ -40,24 +44,11 @@ root:
 
 
 def doc_blocks(language: str) -> list[str]:
-    """The fenced code blocks of docs/ci.md in `language` (`""` for plain ones), in order."""
-    blocks: list[tuple[str, str]] = []
-    fence: str | None = None
-    body: list[str] = []
-    for line in CI_DOC.read_text(encoding="utf-8").splitlines(keepends=True):
-        if fence is None and line.startswith("```"):
-            fence, body = line[3:].strip(), []
-        elif fence is not None and line.rstrip("\n") == "```":
-            blocks.append((fence, "".join(body)))
-            fence = None
-        elif fence is not None:
-            body.append(line)
-    return [text for lang, text in blocks if lang == language]
+    return fenced_blocks(CI_DOC, language)
 
 
 def doc_block(language: str, containing: str) -> str:
-    (block,) = [b for b in doc_blocks(language) if containing in b]
-    return block
+    return fenced_block(CI_DOC, language, containing)
 
 
 def _bash(script: str, cwd: Path) -> subprocess.CompletedProcess:

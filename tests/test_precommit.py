@@ -32,6 +32,10 @@ from types import SimpleNamespace
 import pytest
 from packaging.requirements import Requirement
 
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docblocks import fenced_block, fenced_blocks  # noqa: E402  (tests/ is on sys.path)
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -55,23 +59,11 @@ EXAMPLE_URL = "https://git.example.com/your-org/taskplan"
 
 
 def doc_blocks(language: str) -> list[str]:
-    """The fenced code blocks of docs/ci.md in `language` (`""` for plain ones), in order."""
-    blocks: list[tuple[str, str]] = []
-    fence: str | None = None
-    for line in CI_DOC.read_text(encoding="utf-8").splitlines(keepends=True):
-        if fence is None and line.startswith("```"):
-            fence, body = line[3:].strip(), []
-        elif fence is not None and line.rstrip("\n") == "```":
-            blocks.append((fence, "".join(body)))
-            fence = None
-        elif fence is not None:
-            body.append(line)
-    return [body for lang, body in blocks if lang == language]
+    return fenced_blocks(CI_DOC, language)
 
 
 def doc_block(language: str, containing: str) -> str:
-    (block,) = [b for b in doc_blocks(language) if containing in b]
-    return block
+    return fenced_block(CI_DOC, language, containing)
 
 
 PYPROJECT = '[project]\nname = "scratch"\nversion = "0"\n\n' + doc_block("toml", "[tool.taskplan]")
