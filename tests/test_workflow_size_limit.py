@@ -46,6 +46,7 @@ def test_validate_reads_workflows_up_to_max_workflow_bytes_not_max_bytes():
     smaller = dataclasses.replace(limits, max_workflow_bytes=workflow_size - 1)
     refused = api.validate_workflow("weekly.workflow.yaml", text=compiled.yaml.encode("utf-8"), limits=smaller)
     assert [d.code for d in refused.diagnostics] == ["WORKFLOW_LIMIT"]
+    assert refused.diagnostics[0].hint.endswith("raise max-workflow-bytes in [tool.taskplan.limits]")
     # ... so compile refuses to write it, with a located diagnostic on the plan
     compiled = api.compile_plan("plans/weekly.taskplan.yaml", text=WEEKLY.encode("utf-8"), limits=smaller)
     assert compiled.yaml is None and compiled.exit_code == 1

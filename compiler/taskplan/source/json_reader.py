@@ -414,7 +414,7 @@ def _read(text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:  # noqa: C90
                 _sync(frame, key, kspan)
                 ctx.limit(new(Span, (line, column, line, column + 1)),
                           f"the document is nested more than {max_depth} levels deep",
-                          "flatten the structure (or raise max_depth in the settings)", path=_path(stack))
+                          "flatten the structure (or raise max-depth in [tool.taskplan.limits])", path=_path(stack))
                 raise _Stop()
             if c == "{":
                 m = first_key(text, pos + 1)

@@ -39,11 +39,13 @@ class ReadCodes:
     syntax: str
     limit: str
     duplicate_key: str
+    size_setting: str = "max-bytes"
+    """The [tool.taskplan.limits] setting that caps this kind of document's size."""
 
 
 PLAN_CODES = ReadCodes("PLAN_SYNTAX", "PLAN_LIMIT", "PLAN_DUPLICATE_KEY")
 CATALOG_CODES = ReadCodes("CATALOG_SYNTAX", "CATALOG_SYNTAX", "CATALOG_SYNTAX")
-WORKFLOW_CODES = ReadCodes("WORKFLOW_SYNTAX", "WORKFLOW_LIMIT", "WORKFLOW_SYNTAX")
+WORKFLOW_CODES = ReadCodes("WORKFLOW_SYNTAX", "WORKFLOW_LIMIT", "WORKFLOW_SYNTAX", "max-workflow-bytes")
 
 MAX_READ_DIAGNOSTICS = 100
 """A reader that keeps finding problems it can step over (aliases, tags, duplicate
@@ -248,7 +250,7 @@ def read_document(
             Lines(text).point(0, 0),
             codes.limit,
             f"the file is larger than the limit of {_size(limits.max_bytes)}",
-            "split it into smaller documents, or raise the limit (max_bytes) in the settings",
+            f"split it into smaller documents, or raise {codes.size_setting} in [tool.taskplan.limits]",
         )
 
     for bom, name, encoding in _FOREIGN_BOMS:

@@ -184,7 +184,7 @@ def _read(parser: Any, text: str, ctx: "ReadContext") -> tuple[Any, Pos | None]:
             sc = mark.column
             if len(stack) >= max_depth:
                 ctx.limit(ctx.lines.point(sl, sc), f"the document is nested more than {max_depth} levels deep",
-                          "flatten the structure (or raise max_depth in the settings)", path=_path(stack, key))
+                          "flatten the structure (or raise max-depth in [tool.taskplan.limits])", path=_path(stack, key))
                 raise _Stop()
             if event.anchor is not None or event.ctag is not None:
                 _refuse(ctx, text, event, ctx.lines.point(sl, sc), _path(stack, key))
