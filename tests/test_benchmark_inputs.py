@@ -29,3 +29,4 @@ def test_a_generated_plan_compiles_without_any_diagnostic(tmp_path, n):
     result = api.compile_plan(plan_path, catalogs=[catalog_path], auto=True)
     assert [(d.code, d.location.pointer) for d in result.diagnostics] == []
     assert result.ok and result.yaml
+    assert result.graph is not None and result.graph.check() == []  # compile leaves it to the tests

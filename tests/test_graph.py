@@ -71,6 +71,7 @@ def _graph(name: str) -> PlanningGraph:
     finally:
         os.chdir(cwd)
     assert result.graph is not None, [(d.code, d.message) for d in result.diagnostics]
+    assert result.graph.check() == []  # compile leaves it to the tests
     return result.graph
 
 

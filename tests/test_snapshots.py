@@ -85,6 +85,7 @@ def test_compiled_workflow_matches_snapshot(name, snapshot_yaml):
     result = _compiled(name)
     assert result.exit_code == 0, [(d.code, d.location.pointer, d.message) for d in result.diagnostics]
     assert result.yaml is not None
+    assert result.graph is not None and result.graph.check() == []  # compile leaves it to the tests
     assert result.yaml == snapshot_yaml
 
 

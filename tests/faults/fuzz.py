@@ -585,6 +585,9 @@ def check_properties(data: bytes, display: str, catalogs: tuple[str, ...] = ()) 
                             + "; ".join(f"{d.code} {d.location.pointer}: {d.message}" for d in compiled.diagnostics))
             return verdict
         verdict.compiled = True
+        graph_problems = compiled.graph.check() if compiled.graph is not None else ["no graph"]
+        if graph_problems:  # compile leaves PlanningGraph.check() to the tests
+            problems.append("the PlanningGraph breaks its invariants: " + "; ".join(graph_problems[:5]))
         validation = validate_text(compiled.yaml.encode("utf-8"), "compiled.workflow.yaml")
         if validation.diagnostics:
             problems.append("the output does not validate: "

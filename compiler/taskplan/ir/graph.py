@@ -174,6 +174,10 @@ class PlanningGraph:
     def check(self) -> list[str]:
         """Violations of the graph's invariants (empty when sound): a lowering bug otherwise.
 
+        Run by the tests on every graph they compile, not by compile: its self-check
+        (validate_data of the emitted data) reports every violation found here
+        (tests/test_graph_check_self_check.py).
+
         One pass over each step (its expressions collected in one walk of its fields),
         in the order the problems are reported: a duplicate ID, then each reference
         read before its step runs, then each call of an unknown workflow."""
