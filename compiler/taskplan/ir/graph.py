@@ -76,18 +76,24 @@ def segment(name: str | int) -> str:
 
 
 def path(base: str, *names: str | int) -> Expr:
-    return Expr(base + "".join(map(segment, names)) if names else base)
+    for name in names:  # `segment(name)`, with the plain name (the common case) inline
+        base += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
+    return Expr(base)
 
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
-    key = f".{step_id}" if _NAME_RE.match(step_id) else f'["{step_id}"]'
-    return path(f"data.steps{key}.{field_name}", *names)
+    text = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
+    for name in names:  # as `path` (lowering makes one of these for every port it reads)
+        text += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
+    return Expr(text)
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    key = f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name)}]"
-    return path(f"data.inputs{key}", *names)
+    text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{json.dumps(name)}]"
+    for n in names:  # as `path`
+        text += ("." + n) if type(n) is str and _NAME_RE.match(n) else segment(n)
+    return Expr(text)
 
 
 def literal_expr(value: Any) -> Expr:
@@ -237,6 +243,7 @@ class PlanningGraph:
 
 
 _SCALARS = frozenset({int, float, bool, type(None)})
+escape_literal = dialect.escape_literal
 
 
 def render_tree(tree: Any) -> Any:
@@ -248,9 +255,19 @@ def render_tree(tree: Any) -> Any:
     if t is Expr:
         return "${" + tree.text + "}"
     if t is dict:
+        # the members of a request or a `set` value: mostly expressions, literals and
+        # numbers, rendered here without a call each
         out = {}
         for k, v in tree.items():
-            out[k] = "${" + v.text + "}" if type(v) is Expr else render_tree(v)
+            t = type(v)
+            if t is Expr:
+                out[k] = "${" + v.text + "}"
+            elif t is Literal:
+                out[k] = escape_literal(v.value)
+            elif t in _SCALARS:
+                out[k] = v
+            else:
+                out[k] = render_tree(v)
         return out
     if t is Literal:
         return dialect.escape_literal(tree.value)
@@ -282,6 +299,10 @@ _VERBATIM = frozenset({"schema", "path", "template", "max_items", "max_concurren
 _CALL_LISTS = frozenset({"branches", "cases"})
 
 
+_FIELD_FORMS = dict.fromkeys(_VERBATIM, False) | dict.fromkeys(_CALL_LISTS | {"default"}, True)
+"""Field name -> False: taken as written; True: `_field_data`. Any other field is a data tree."""
+
+
 def _step_data(step: Step) -> dict[str, Any]:
     out: dict[str, Any] = {"id": step.id, "type": step.type}
     if step.title:
@@ -290,12 +311,13 @@ def _step_data(step: Step) -> dict[str, Any]:
     if step.when is not None:
         out["when"] = step.when.render()
     for name, value in step.fields.items():
-        if name in _VERBATIM:
-            out[name] = value
-        elif name in _CALL_LISTS or name == "default":
+        form = _FIELD_FORMS.get(name)
+        if form is None:  # a data tree; often one expression (`from`, `value`, `items`, `prompt`)
+            out[name] = "${" + value.text + "}" if type(value) is Expr else render_tree(value)
+        elif form:
             out[name] = _field_data(name, value)
         else:
-            out[name] = render_tree(value)
+            out[name] = value
     return out
 
 

@@ -106,6 +106,8 @@ def clean_segment(name: str) -> str:
 
 
 def generated_id(*parts: str) -> str:
+    if "" not in parts and _SEGMENT_RE.fullmatch("".join(parts)):
+        return "__" + ".".join(parts)  # every part a plain segment already (task IDs, roles, port names)
     return "__" + ".".join(map(clean_segment, parts))
 
 
@@ -261,6 +263,10 @@ class _Lowerer:
         """id(type) -> (type, its JSON Schema)."""
         self.step_paths: dict[tuple, Expr] = {}
         """(step ID, field, names...) -> the Expr reading it."""
+        self.input_paths: dict[tuple, Expr] = {}
+        """(input name, names...) -> the Expr reading it."""
+        self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
+        """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
         self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal]]] = {}
         """id(operation) -> (operation, its fixed inputs, its executor config)."""
 
@@ -271,6 +277,15 @@ class _Lowerer:
         expr = self.step_paths.get(key)
         if expr is None:
             expr = self.step_paths[key] = step_path(step_id, field_name, *names)
+        return expr
+
+    def _input_path(self, name: str, *names: str) -> Expr:
+        """`input_path(...)`, made once per lowering: a captured task is read under the same
+        input name in every workflow that captures it."""
+        key = (name, *names)
+        expr = self.input_paths.get(key)
+        if expr is None:
+            expr = self.input_paths[key] = input_path(name, *names)
         return expr
 
     def _op_literals(self, op: Any) -> tuple[dict[str, Literal], dict[str, Literal]]:
@@ -329,8 +344,13 @@ class _Lowerer:
         wf = Workflow(self.wf_names[scope], scope.pointer)
         ids: dict[str, tuple] = {}
         self._inputs(scope, wf)
+        # One site for the tasks of `steps`, moved from task to task (a site is only
+        # read while its task is lowered): tens of thousands of tasks in a large plan.
+        site = _Site((), wf.steps, None, "", ids)
         for t in scope.order:
-            self._task(t, scope, _Site((t.id,), wf.steps, None, t.pointer, ids))
+            site.prefix = (t.id,)
+            site.source = t.pointer
+            self._task(t, scope, site)
         for t in scope.always_order:
             guard = self._guard(t, scope)
             self._task(t, scope, _Site((t.id,), wf.finally_, guard, t.pointer, ids))
@@ -428,8 +448,8 @@ class _Lowerer:
         """The whole result of task `t`, read from `scope`: an Expr, or (for parallel and
         foreach, whose ports come from several steps) an object of Exprs."""
         if t.scope is not scope:
-            return input_path(self._captures(scope)[("task", t)])
-        cls = model_class(t.model)
+            return self._input_path(self._captures(scope)[("task", t)])
+        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
         if cls is OperationTask:
             return self._step_path(t.id, "result")
         if cls is ValueTask or cls is TransformTask:
@@ -440,27 +460,36 @@ class _Lowerer:
         return {p: self._local_port(t, p) for p in ports}
 
     def _local_port(self, t: TaskNode, port: str) -> Expr:
-        cls = model_class(t.model)
+        """The Expr reading port `port` of task `t` in its own scope: made once per lowering
+        (every reader of the port gets the same Expr; Exprs are never changed)."""
+        expr = self.port_reads.get((t, port))
+        if expr is not None:
+            return expr
+        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
         if cls is OperationTask:
-            return self._step_path(t.id, "result", port)
-        if cls is ValueTask or cls is TransformTask:
-            return self._step_path(t.id, "value", port)
-        if cls is SequenceTask or cls is CallTask:
-            return self._step_path(t.id, "outputs", port)
-        if cls is ConditionalTask:
-            return self._step_path(generated_id(t.id, "merge", port), "value")
-        if cls is ForeachTask:
-            return self._step_path(generated_id(t.id, "collect", port), "value")
-        if cls is ParallelTask:
+            expr = step_path(t.id, "result", port)
+        elif cls is ValueTask or cls is TransformTask:
+            expr = step_path(t.id, "value", port)
+        elif cls is SequenceTask or cls is CallTask:
+            expr = step_path(t.id, "outputs", port)
+        elif cls is ConditionalTask:
+            expr = step_path(generated_id(t.id, "merge", port), "value")
+        elif cls is ForeachTask:
+            expr = step_path(generated_id(t.id, "collect", port), "value")
+        elif cls is ParallelTask:
             for i, branch in enumerate(t.children):
                 if any(o.name == port for o in branch.outputs):
-                    return self._step_path(t.id, "branches", i, port)
-        raise AssertionError(f"no port {port!r} on {t!r}")
+                    expr = step_path(t.id, "branches", i, port)
+                    break
+        if expr is None:
+            raise AssertionError(f"no port {port!r} on {t!r}")
+        self.port_reads[(t, port)] = expr
+        return expr
 
     def _presence(self, t: TaskNode, scope: ScopeNode) -> Expr:
         if t.scope is not scope:
-            return input_path(self._captures(scope)[("task", t)])
-        cls = model_class(t.model)
+            return self._input_path(self._captures(scope)[("task", t)])
+        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
         if cls is OperationTask:
             return self._step_path(t.id, "result")
         if cls is ValueTask or cls is TransformTask:
@@ -474,13 +503,13 @@ class _Lowerer:
     def _input_ref(self, decl: InputDecl, scope: ScopeNode) -> Expr:
         native = scope is self.cp.root if decl.group is None else scope is decl.group.body
         if native:
-            return input_path(decl.name)
-        return input_path(self._captures(scope)[("input", decl)])
+            return self._input_path(decl.name)
+        return self._input_path(self._captures(scope)[("input", decl)])
 
     def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
         if scope is foreach.child(ScopeRole.FOREACH_BODY):
             return Expr(f"data.{kind}")
-        return input_path(self._captures(scope)[(kind, foreach)])
+        return self._input_path(self._captures(scope)[(kind, foreach)])
 
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
         """A cleanup task runs only when every producer it reads has produced a result:
@@ -517,10 +546,17 @@ class _Lowerer:
     def _value(self, v: Any, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         """Value `v` as a data tree (leaves: Expr, Literal, JSON scalars)."""
         cls = _MODEL_CLASS.get(type(v)) or model_class(v)
+        # the commonest values first: a port read, then literal scalars
+        if cls is OutputValue:
+            return self._output(v, ptr, scope, site, label)
+        if cls is NumberValue:
+            return v.number
         if cls is StringValue:
             return Literal(v.text)
-        if cls is NumberValue or cls is BooleanValue or cls is NullValue:
-            return literal_value(v)
+        if cls is BooleanValue:
+            return v.boolean
+        if cls is NullValue:
+            return None
         if cls is ObjectValue:
             return {
                 m.name: self._value(m.value, f"{ptr}/members/{i}/value", scope, site, label + (m.name,))
@@ -541,8 +577,6 @@ class _Lowerer:
         if cls is PresentValue:
             target = self.cp.resolutions[ptr].target
             return Expr(f"present({self._presence(target, scope).text})")
-        if cls is OutputValue:
-            return self._output(v, ptr, scope, site, label)
         if cls is FieldValue:
             return self._field(v, ptr, scope, site, label)
         if cls is JsonValue:
@@ -561,8 +595,9 @@ class _Lowerer:
             # an optional port: a checked projection at the consumer
             return self._project(self._container(t, scope), [v.port], self.tp.values.get(ptr), site, label, ptr)
         if t.scope is scope:
-            return self._local_port(t, v.port)
-        return input_path(self._captures(scope)[("task", t)], v.port)
+            expr = self.port_reads.get((t, v.port))
+            return expr if expr is not None else self._local_port(t, v.port)
+        return self._input_path(self._captures(scope)[("task", t)], v.port)
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         """A (nested) field selection: one checked projection of the whole path."""
@@ -633,7 +668,7 @@ class _Lowerer:
         # Business IDs and the fixed roles of one task (merge, collect, validate, the
         # transform's steps) are unique by construction: the task ID is unique in the plan.
         site.ids[step_id] = key
-        site.out.append(Step(step_id, type_, source, fields, key=key, when=site.when))
+        site.out.append(Step(step_id, type_, source, fields, key, site.when))
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
@@ -744,13 +779,14 @@ class _Lowerer:
             fields["default"] = default
         self._step(site, tid, "switch", t.pointer, fields, ("task", tid))
         ports = self.tp.tasks[t].ports or {}
+        outputs = self._step_path(tid, "outputs")
         for o in body.outputs:
             if o.name not in ports:
                 continue
             self._step(
                 site, generated_id(tid, "merge", o.name), "value.project", o.pointer,
                 {
-                    "from": step_path(tid, "outputs"),
+                    "from": outputs,
                     "path": [o.name],
                     "schema": self._schema(ports[o.name]),
                     "required": True,
@@ -782,13 +818,14 @@ class _Lowerer:
             fields["max_concurrency"] = m.maxConcurrency
         self._step(site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid))
         seen: set[str] = set()
+        results = self._step_path(tid, "results")
         for o in body.outputs:
             if o.name in seen:
                 continue
             seen.add(o.name)
             self._step(
                 site, generated_id(tid, "collect", o.name), "array.project", o.pointer,
-                {"from": step_path(tid, "results"), "path": [o.name]},
+                {"from": results, "path": [o.name]},
                 ("collect", tid, o.name),
             )
 

@@ -1,0 +1,161 @@
+"""The fast paths of lowering and of the graph's data held to the general way, on
+random input: `generated_id` (all parts plain at once), the path builders (a plain
+name inline), `render_tree` (leaves of a mapping inline) and a step's data (fields
+dispatched by a table)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taskplan.ir import graph
+from taskplan.ir.graph import Expr, Literal, Step
+from taskplan.passes.lower import clean_segment, generated_id
+from taskplan.workflow import dialect
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+names = st.one_of(
+    st.sampled_from(["a", "b-1", "__x", "has.dot", "", "with space", "é", "new\n", "x\ny", "0"]),
+    st.text(alphabet="ab_-.é\n $", max_size=6),
+)
+
+
+# ------------------------------------------------------------------- references
+
+
+def reference_segment(name):
+    if isinstance(name, int):
+        return f"[{name}]"
+    return f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
+
+
+def reference_step_path(step_id, field_name, *names):
+    key = f".{step_id}" if _NAME_RE.match(step_id) else f'["{step_id}"]'
+    return f"data.steps{key}.{field_name}" + "".join(map(reference_segment, names))
+
+
+def reference_input_path(name, *names):
+    key = f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name)}]"
+    return f"data.inputs{key}" + "".join(map(reference_segment, names))
+
+
+def reference_render(tree):
+    if isinstance(tree, Expr):
+        return "${" + tree.text + "}"
+    if isinstance(tree, Literal):
+        return dialect.escape_literal(tree.value)
+    if isinstance(tree, str):
+        return dialect.escape_literal(tree)
+    if isinstance(tree, dict):
+        return {k: reference_render(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [reference_render(v) for v in tree]
+    return tree
+
+
+_AS_WRITTEN = {"schema", "path", "template", "max_items", "max_concurrency", "call", "workflow", "required", "effect"}
+
+
+def reference_step_data(step):
+    out = {"id": step.id, "type": step.type}
+    if step.title:
+        out["title"] = step.title
+    out["source"] = step.source
+    if step.when is not None:
+        out["when"] = "${" + step.when.text + "}"
+    for name, value in step.fields.items():
+        if name in _AS_WRITTEN:
+            out[name] = value
+        elif name in ("branches", "cases"):
+            out[name] = [{k: (reference_render(v) if k in ("input", "when") else v) for k, v in item.items()} for item in value]
+        elif name == "default" and isinstance(value, dict):
+            out[name] = {k: (reference_render(v) if k == "input" else v) for k, v in value.items()}
+        else:
+            out[name] = reference_render(value)
+    return out
+
+
+# ------------------------------------------------------------------- properties
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(names, min_size=1, max_size=4))
+def test_generated_id_is_the_cleaned_segments(parts):
+    assert generated_id(*parts) == "__" + ".".join(map(clean_segment, parts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.sampled_from(["value", "result"]), st.lists(st.one_of(names, st.integers(0, 12), st.booleans()), max_size=3))
+def test_paths_are_the_segments(name, field_name, rest):
+    assert graph.step_path(name, field_name, *rest).text == reference_step_path(name, field_name, *rest)
+    assert graph.input_path(name, *rest).text == reference_input_path(name, *rest)
+    assert graph.path("data.item", *rest).text == "data.item" + "".join(map(reference_segment, rest))
+
+
+class _Dict(dict):
+    pass
+
+
+class _Expr(Expr):
+    __slots__ = ()
+
+
+leaves = st.one_of(
+    st.builds(Expr, st.text(max_size=8)),
+    st.builds(_Expr, st.text(max_size=8)),
+    st.builds(Literal, st.recursive(
+        st.one_of(st.text(alphabet="a${}", max_size=5), st.integers(), st.none()),
+        lambda c: st.one_of(st.lists(c, max_size=2), st.dictionaries(st.text(alphabet="a$", max_size=3), c, max_size=2)),
+        max_leaves=4,
+    )),
+    st.text(alphabet="ab${}", max_size=6),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+)
+trees = st.recursive(
+    leaves,
+    lambda c: st.one_of(
+        st.lists(c, max_size=3),
+        st.dictionaries(st.text(max_size=3), c, max_size=4),
+        st.builds(_Dict, st.dictionaries(st.text(max_size=3), c, max_size=2)),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(trees)
+def test_render_tree_is_the_general_rendering(tree):
+    assert graph.render_tree(tree) == reference_render(tree)
+
+
+field_values = st.fixed_dictionaries(
+    {},
+    optional={
+        "input": trees,
+        "value": trees,
+        "from": st.builds(Expr, st.text(max_size=5)),
+        "schema": st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+        "path": st.lists(st.text(max_size=3), max_size=2),
+        "effect": st.sampled_from(["read", "write"]),
+        "workflow": st.text(max_size=4),
+        "branches": st.lists(st.fixed_dictionaries({"call": st.text(max_size=3)}, optional={"input": trees}), max_size=2),
+        "cases": st.lists(st.fixed_dictionaries({"when": st.builds(Expr, st.text(max_size=4)), "call": st.text(max_size=3)}, optional={"input": trees}), max_size=2),
+        "default": st.fixed_dictionaries({"call": st.text(max_size=3)}, optional={"input": trees}),
+        "items": st.builds(Expr, st.text(max_size=5)),
+        "max_items": st.integers(0, 5),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(field_values, st.one_of(st.none(), st.builds(Expr, st.text(max_size=4))), st.one_of(st.none(), st.text(max_size=3)))
+def test_step_data_is_the_general_rendering(fields, when, title):
+    step = Step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, title)
+    assert graph._step_data(step) == reference_step_data(step)
