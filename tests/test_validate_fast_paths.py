@@ -14,6 +14,8 @@ import copy
 import json
 import random
 import re
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
+from taskplan import api
 from taskplan.passes import validate as validate_module
 from taskplan.passes.validate import validate_data, validate_text
 from taskplan.workflow import dialect as d
@@ -216,12 +219,19 @@ def test_expression_shapes_agree_with_the_grammar(body):
     if parts is not None:
         (ref,) = slow.refs
         assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments)
+    parts = ex.shaped_path(body)
+    if parts is not None:
+        assert slow.error is None, (body, slow.error)
+        (ref,) = slow.refs
+        assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments), body
+        assert ref.in_present == body.startswith("present("), body
 
 
 def test_compiled_shapes_take_the_fast_paths():
     for body in ['data.steps.b0_fetch.result.id', 'data.inputs.topic', 'json(data.steps["__a.inputs"].value)',
                  'present(data.steps.a.result)', 'data.steps.a.result.status == "ok"']:
         assert (ex._plain(body) or ex._shaped(body)) is not None, body
+        assert (ex.plain_path(body) or ex.shaped_path(body)) is not None, body
 
 
 # --- references skipped as plainly fine --------------------------------------------------------
@@ -235,7 +245,7 @@ def _everything(result):
 def test_plainly_fine_references_hide_nothing(path, monkeypatch):
     data = path.read_bytes()
     fast = validate_text(data, str(path))
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, parts, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
     slow = validate_text(data, str(path))
     assert _everything(fast) == _everything(slow)
     assert fast.diagnostics == slow.diagnostics
@@ -247,7 +257,7 @@ def test_plainly_fine_references_hide_nothing_on_mutations(seed, monkeypatch):
     bases = [_load(p) for p in VALID]
     docs = [_mutate(rng.choice(bases), rng) for _ in range(150)]
     fast = [_everything(validate_data(doc)) for doc in docs]
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, parts, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
     slow = [_everything(validate_data(doc)) for doc in docs]
     assert fast == slow
 
@@ -261,3 +271,79 @@ def test_step_kind_cache_is_the_function():
             elif d.EXECUTOR_TYPE_RE.match(value) and not d.RESERVED_TYPE_RE.match(value):
                 expected = d.EXECUTOR
         assert d.step_kind(value) == expected
+
+
+# --- references rewritten: the fast paths against the general ones -----------------------------
+
+_EXPRESSION = re.compile(r"\$\{[^{}]*\}")
+
+
+def _compiled_base():
+    """A small compiled workflow (benchmarks/generate.py): every shape the lowering pass
+    emits (cleanup guards, calls read through `outputs`, `json(...)`, comparisons)."""
+    benchmarks = str(ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    from generate import catalog, plan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        plan_path, catalog_path = Path(tmp) / "plan.json", Path(tmp) / "catalog.json"
+        plan_path.write_text(json.dumps(plan(30, 40)))
+        catalog_path.write_text(json.dumps(catalog(40)))
+        result = api.compile_plan(plan_path, catalogs=[catalog_path], auto=True)
+    assert result.ok
+    return YAML(typ="safe", pure=False).load(result.yaml)
+
+
+def _strings(node, out):
+    """(container, key) of every string in the tree."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        if isinstance(value, str):
+            out.append((node, key))
+        else:
+            _strings(value, out)
+    return out
+
+
+def _rewrite_references(doc, rng: random.Random):
+    """Rewrite a few expressions (a name swapped for another name of the document, a field
+    changed, a guard dropped), and sometimes drop an output or reorder a list of steps."""
+    doc = copy.deepcopy(doc)
+    slots = [(c, k) for c, k in _strings(doc, []) if _EXPRESSION.search(c[k])]
+    words = sorted({w for c, k in slots for w in re.findall(r"[A-Za-z0-9_.-]+", c[k])} | {"value", "outputs", "result"})
+    for _ in range(rng.choice([1, 2, 3])):
+        if not slots:
+            break
+        container, key = rng.choice(slots)
+        text = container[key]
+        tokens = re.findall(r"[A-Za-z0-9_-]+", text)
+        action = rng.randrange(4)
+        if action == 0 and tokens:
+            container[key] = text.replace(rng.choice(tokens), rng.choice(words).split(".")[0], 1)
+        elif action == 1 and tokens:
+            container[key] = text.replace(rng.choice(tokens), rng.choice(words), 1)
+        elif action == 2 and key == "when":
+            del container[key]
+        else:
+            container[key] = text.replace("present(", "json(") if "present(" in text else text.replace("json(", "present(")
+    workflows = doc.get("workflows", {})
+    for wf in workflows.values():
+        if rng.random() < 0.1 and wf.get("outputs"):
+            del wf["outputs"][rng.choice(sorted(wf["outputs"]))]
+        if rng.random() < 0.05 and len(wf.get("steps", [])) > 1:
+            rng.shuffle(wf["steps"])
+    return doc
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fast_references_hide_nothing_on_rewritten_references(seed, monkeypatch):
+    rng = random.Random(seed)
+    bases = [_load(p) for p in VALID] + [_compiled_base()]
+    docs = [_rewrite_references(rng.choice(bases), rng) for _ in range(200)]
+    fast = [_everything(validate_data(doc)) for doc in docs]
+    assert any(fast) and not all(fast)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
+    monkeypatch.setattr(validate_module, "_shaped_path", lambda body: None)
+    slow = [_everything(validate_data(doc)) for doc in docs]
+    assert fast == slow

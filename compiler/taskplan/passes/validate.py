@@ -51,6 +51,7 @@ from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.structure import check_structure
 
 _plain_path = ex.plain_path
+_shaped_path = ex.shaped_path
 _RESULT_FIELDS = d.RESULT_FIELDS
 
 SCHEMA = "WORKFLOW_SCHEMA"
@@ -710,8 +711,12 @@ class _Validator:
                 step=step,
             )
             return
-        plain = _plain_path(body)  # most expressions: one plain path, often read without a parse
-        if plain is not None and self._plainly_fine(wf, plain, chain):
+        # Most expressions read one plain path, alone or in a shape the lowering pass emits
+        # (`json(...)`, `present(...)`, a comparison with a literal): read without a parse.
+        plain = _plain_path(body)
+        if plain is None:
+            plain = _shaped_path(body)
+        if plain is not None and self._plainly_fine(wf, plain, chain, section):
             return
         parsed = ex.parse(body)
         if parsed.error is not None:
@@ -720,13 +725,14 @@ class _Validator:
             self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
             return
         for ref in parsed.refs:
-            if not self._plainly_fine(wf, (ref.root, ref.name, *ref.segments), chain):
+            if not self._plainly_fine(wf, (ref.root, ref.name, *ref.segments), chain, section):
                 self._reference(wf, ref, text, path, chain, section, step)
 
-    def _plainly_fine(self, wf: _Workflow, parts: Any, chain: tuple) -> bool:
+    def _plainly_fine(self, wf: _Workflow, parts: Any, chain: tuple, section: str) -> bool:
         """The common references, where `_reference` would report nothing: a declared input,
-        an item in a loop body, or a result field of an earlier step of the same list (not a
-        called workflow's output, which `_result_field` looks up). False: ask `_reference`.
+        an item in a loop body, or a result field (a called workflow's output included) of
+        an earlier step of the same list, or, from cleanup, of a top-level step that the
+        cleanup step's guard tests. False: ask `_reference`.
         `parts`: the root, the name and the segments of the path."""
         root = parts[0]
         if root == "steps":
@@ -735,11 +741,20 @@ class _Validator:
                 return False
             here = chain[0]
             if target.list_path != here[0] or target.index >= here[1]:
-                return False
-            if len(parts) == 2:
-                return True
+                # `_visibility`: from `finally`, a top-level step of `steps` has run
+                if not (section == "finally" and target.section == "steps" and target.parent is None
+                        and target.id in self.guards):
+                    return False
             kind = target.kind
-            return kind is None or (kind != "workflow.call" and parts[2] in _RESULT_FIELDS[kind])
+            if len(parts) == 2 or kind is None:
+                return True
+            if parts[2] not in _RESULT_FIELDS[kind]:
+                return False
+            if kind != "workflow.call" or len(parts) == 3 or parts[2] != "outputs":
+                return True
+            called = target.node.get("workflow")  # `_result_field`: the called workflow's output
+            callee = self.workflows.get(called) if type(called) is str else None
+            return callee is None or callee.outputs is None or parts[3] in callee.outputs
         if root == "inputs":
             return wf.inputs is None or parts[1] in wf.inputs
         return wf.item_ok
@@ -1137,6 +1152,10 @@ def _present_guards(when: Any) -> frozenset:
     body = ex.split(when)
     if body is None:
         return frozenset()
+    if body.startswith("present("):  # the guard the lowering pass writes: one path, no parse
+        parts = _shaped_path(body)
+        if parts is not None:
+            return frozenset((parts[1],)) if parts[0] == "steps" else frozenset()
     parsed = ex.parse(body)
     return frozenset(r.name for r in parsed.refs if r.root == "steps" and r.in_present)
 

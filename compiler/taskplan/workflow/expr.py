@@ -562,6 +562,23 @@ def _shaped(body: str) -> Expression | None:
     return None if left is None else _new_tuple(Expression, (body, left.refs, None))
 
 
+def shaped_path(body: str) -> list[str] | None:
+    """`plain_path` of the one path of `json(<path>)`, `present(<path>)` or `<path> <comparator>
+    <literal>` (the shapes of `_shaped`; the path without inner whitespace), else None: what
+    the grammar gives as the one Ref's root, name and segments. For callers that need no
+    more than that: a tenth of the cost of a parse."""
+    if body.endswith(")"):
+        if body.startswith("json("):
+            return plain_path(body[5:-1])
+        if body.startswith("present("):
+            return plain_path(body[8:-1])
+        return None
+    comparator = _SHAPED_COMPARATOR.search(body)
+    if comparator is None or _SHAPED_LITERAL.fullmatch(body, comparator.end()) is None:
+        return None
+    return plain_path(body[: comparator.start()].rstrip(_WS))
+
+
 def _descent(body: str) -> Expression | None:
     shaped = _shaped(body)
     if shaped is not None:
