@@ -260,6 +260,12 @@ class _Validator:
         schemas thousands of times, and repr is ~2x cheaper than the canonical JSON text."""
         self.strict_problems: dict[str, tuple[tuple, str] | None] = {}
         """The same for `_strict_problem` (repr keeps the order of keys, which its message follows)."""
+        self.schemas_seen: dict[int, tuple[Any, Any]] = {}
+        """id(schema) -> (schema, its `_schema_problem`): compiled output also shares one schema
+        object between many places (about half of them at 10,000 tasks), each looked up by
+        identity without a repr. The schema is held, so that its id is not reused."""
+        self.strict_seen: dict[int, tuple[Any, Any]] = {}
+        """The same for `_strict_problem`."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -933,13 +939,18 @@ class _Validator:
         first problem. Returns whether it is valid."""
         if type(schema) not in (dict, bool):
             return False  # the structural check reported its type
-        key = _key(schema)
-        if key is not None and key in self.schema_problems:
-            problem = self.schema_problems[key]
+        seen = self.schemas_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            problem = seen[1]
         else:
-            problem = _schema_problem(_canonical(schema))
-            if key is not None:
-                self.schema_problems[key] = problem
+            key = _key(schema)
+            if key is not None and key in self.schema_problems:
+                problem = self.schema_problems[key]
+            else:
+                problem = _schema_problem(_canonical(schema))
+                if key is not None:
+                    self.schema_problems[key] = problem
+            self.schemas_seen[id(schema)] = (schema, problem)
         if problem is None:
             return True
         where, message = problem
@@ -947,13 +958,18 @@ class _Validator:
         return False
 
     def _check_strict(self, path: tuple, schema: Any, step: _Step) -> None:
-        key = _key(schema)
-        if key is None:  # pragma: no cover - reading limits the depth
-            problem = _strict_problem(schema)
-        elif key in self.strict_problems:
-            problem = self.strict_problems[key]
+        seen = self.strict_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            problem = seen[1]
         else:
-            problem = self.strict_problems[key] = _strict_problem(schema)
+            key = _key(schema)
+            if key is None:  # pragma: no cover - reading limits the depth
+                problem = _strict_problem(schema)
+            elif key in self.strict_problems:
+                problem = self.strict_problems[key]
+            else:
+                problem = self.strict_problems[key] = _strict_problem(schema)
+            self.strict_seen[id(schema)] = (schema, problem)
         if problem is not None:
             where, message = problem
             self.report(SCHEMA, path + where, f"an `llm.call` schema must be strict: {message}", step=step,
