@@ -347,3 +347,31 @@ def test_fast_references_hide_nothing_on_rewritten_references(seed, monkeypatch)
     monkeypatch.setattr(validate_module, "_shaped_path", lambda body: None)
     slow = [_everything(validate_data(doc)) for doc in docs]
     assert fast == slow
+
+
+# --- the key of the embedded-schema memos -----------------------------------------------------
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, min_value=-2, max_value=2) | st.sampled_from(["a", "b", "type", "é"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b", "type", "é"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_json_values, _json_values)
+def test_schema_key_follows_the_data_like_repr(a, b):
+    """Equal keys exactly when equal reprs (same values, types and key order), whatever
+    objects are shared: a copy has the key of the original."""
+    key = validate_module._key
+    assert (key(a) == key(b)) == (repr(a) == repr(b))
+    assert key([a, a]) == key([a, _rebuilt(a)])
+
+
+def _rebuilt(value):
+    """The same data, every container and string a new object."""
+    if isinstance(value, dict):
+        return {"".join(list(k)): _rebuilt(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rebuilt(v) for v in value]
+    return "".join(list(value)) if isinstance(value, str) else value

@@ -34,6 +34,7 @@ so that the compiler can map a finding in its own output back to the TaskPlan.
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -52,6 +53,7 @@ from taskplan.workflow.structure import check_structure
 
 _plain_path = ex.plain_path
 _shaped_path = ex.shaped_path
+_marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
 
 SCHEMA = "WORKFLOW_SCHEMA"
@@ -255,15 +257,15 @@ class _Validator:
         """Steps indexed so far, in all lists (items that are not mappings included)."""
         self.held: list | None = None
         """Findings of the indexing, held back until the structural findings are reported."""
-        self.schema_problems: dict[str, tuple[tuple, str] | None] = {}
-        """Embedded schema (by repr) -> `_schema_problem` of it: compiled output repeats a few
-        schemas thousands of times, and repr is ~2x cheaper than the canonical JSON text."""
-        self.strict_problems: dict[str, tuple[tuple, str] | None] = {}
-        """The same for `_strict_problem` (repr keeps the order of keys, which its message follows)."""
+        self.schema_problems: dict[bytes, tuple[tuple, str] | None] = {}
+        """Embedded schema (by `_key`) -> `_schema_problem` of it: compiled output repeats a few
+        schemas thousands of times, and the key is ~5x cheaper than the canonical JSON text."""
+        self.strict_problems: dict[bytes, tuple[tuple, str] | None] = {}
+        """The same for `_strict_problem` (the key keeps the order of keys, which its message follows)."""
         self.schemas_seen: dict[int, tuple[Any, Any]] = {}
         """id(schema) -> (schema, its `_schema_problem`): compiled output also shares one schema
         object between many places (about half of them at 10,000 tasks), each looked up by
-        identity without a repr. The schema is held, so that its id is not reused."""
+        identity, without a key. The schema is held, so that its id is not reused."""
         self.strict_seen: dict[int, tuple[Any, Any]] = {}
         """The same for `_strict_problem`."""
 
@@ -1178,11 +1180,13 @@ def _present_guards(when: Any) -> frozenset:
 
 # --- embedded JSON Schemas (cached by canonical text: compiled output repeats them) ------------
 
-def _key(schema: Any) -> str | None:
-    """A schema's repr, for the per-document memos: equal reprs, equal schemas (plain data)."""
+def _key(schema: Any) -> bytes | None:
+    """A schema's content, for the per-document memos: its marshal bytes, version 2 (no
+    back-references, so they follow the data alone; types and key order kept, like repr;
+    ~2.5x cheaper than repr). Equal bytes, equal schemas. None: not plain data, or too deep."""
     try:
-        return repr(schema)
-    except RecursionError:  # pragma: no cover - reading limits the depth
+        return _marshal(schema, 2)
+    except (ValueError, RecursionError):  # pragma: no cover - readers give plain data of limited depth
         return None
 
 
