@@ -219,19 +219,36 @@ def test_expression_shapes_agree_with_the_grammar(body):
     if parts is not None:
         (ref,) = slow.refs
         assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments)
-    parts = ex.shaped_path(body)
+    inner = ex.path_in_shape(body)
+    parts = ex.plain_path(inner) if inner is not None else None
     if parts is not None:
         assert slow.error is None, (body, slow.error)
         (ref,) = slow.refs
         assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments), body
         assert ref.in_present == body.startswith("present("), body
+    for text in (body, inner or ""):
+        _assert_plain_groups(text)
+
+
+def _assert_plain_groups(body):
+    """`ex.PLAIN_PATH` (and `ex.PLAIN_EXPRESSION` around `${...}`) matches exactly what
+    `plain_path` accepts, with its parts as groups."""
+    parts = ex.plain_path(body)
+    for match in (ex.PLAIN_PATH.fullmatch(body), ex.PLAIN_EXPRESSION.fullmatch("${" + body + "}")):
+        assert (match is None) == (parts is None), body
+        if match is not None:
+            root, name, quoted, first, second = match.groups()
+            assert (name is None) != (quoted is None), body
+            fields = parts[2:] + [None, None]
+            assert [root, name if quoted is None else quoted, fields[0], fields[1]] == parts[:2] + fields[:2], body
 
 
 def test_compiled_shapes_take_the_fast_paths():
     for body in ['data.steps.b0_fetch.result.id', 'data.inputs.topic', 'json(data.steps["__a.inputs"].value)',
                  'present(data.steps.a.result)', 'data.steps.a.result.status == "ok"']:
         assert (ex._plain(body) or ex._shaped(body)) is not None, body
-        assert (ex.plain_path(body) or ex.shaped_path(body)) is not None, body
+        inner = ex.path_in_shape(body)
+        assert ex.PLAIN_EXPRESSION.fullmatch("${" + body + "}") or ex.PLAIN_PATH.fullmatch(inner), body
 
 
 # --- references skipped as plainly fine --------------------------------------------------------
@@ -344,7 +361,8 @@ def test_fast_references_hide_nothing_on_rewritten_references(seed, monkeypatch)
     fast = [_everything(validate_data(doc)) for doc in docs]
     assert any(fast) and not all(fast)
     monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
-    monkeypatch.setattr(validate_module, "_shaped_path", lambda body: None)
+    monkeypatch.setattr(validate_module, "_plain_expression", lambda text: None)
+    monkeypatch.setattr(validate_module, "_path_in_shape", lambda body: None)
     slow = [_everything(validate_data(doc)) for doc in docs]
     assert fast == slow
 

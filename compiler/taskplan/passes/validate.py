@@ -51,8 +51,9 @@ from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.structure import check_structure
 
-_plain_path = ex.plain_path
-_shaped_path = ex.shaped_path
+_plain_expression = ex.PLAIN_EXPRESSION.fullmatch
+_plain_path_match = ex.PLAIN_PATH.fullmatch
+_path_in_shape = ex.path_in_shape
 _marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
 
@@ -709,7 +710,15 @@ class _Validator:
                     push((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
-        if type(text) is not str or len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
+        if type(text) is not str:
+            return  # the structural check reported it
+        # The commonest expression, one plain path (`${data.steps.a.result.id}`), recognised
+        # and split in one regex call: most references read are plainly fine.
+        plain = _plain_expression(text)
+        if plain is not None:
+            if len(text) <= self.max_expression_chars and self._plainly_fine(wf, plain.groups(), chain, section):
+                return
+        elif len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
             return  # not a whole expression (ex.split): the structural check said so
         body = text[2:-1]
         if len(text) > self.max_expression_chars:
@@ -719,13 +728,11 @@ class _Validator:
                 step=step,
             )
             return
-        # Most expressions read one plain path, alone or in a shape the lowering pass emits
-        # (`json(...)`, `present(...)`, a comparison with a literal): read without a parse.
-        plain = _plain_path(body)
-        if plain is None:
-            plain = _shaped_path(body)
-        if plain is not None and self._plainly_fine(wf, plain, chain, section):
-            return
+        if plain is None:  # one plain path in a shape the lowering pass writes: no parse either
+            inner = _path_in_shape(body)
+            shaped = _plain_path_match(inner) if inner is not None else None
+            if shaped is not None and self._plainly_fine(wf, shaped.groups(), chain, section):
+                return
         parsed = ex.parse(body)
         if parsed.error is not None:
             err = parsed.error
@@ -733,18 +740,23 @@ class _Validator:
             self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
             return
         for ref in parsed.refs:
-            if not self._plainly_fine(wf, (ref.root, ref.name, *ref.segments), chain, section):
+            segments = ref.segments
+            parts = (ref.root, ref.name, None, segments[0] if segments else None, segments[1] if len(segments) > 1 else None)
+            if not self._plainly_fine(wf, parts, chain, section):
                 self._reference(wf, ref, text, path, chain, section, step)
 
-    def _plainly_fine(self, wf: _Workflow, parts: Any, chain: tuple, section: str) -> bool:
+    def _plainly_fine(self, wf: _Workflow, parts: tuple, chain: tuple, section: str) -> bool:
         """The common references, where `_reference` would report nothing: a declared input,
         an item in a loop body, or a result field (a called workflow's output included) of
         an earlier step of the same list, or, from cleanup, of a top-level step that the
         cleanup step's guard tests. False: ask `_reference`.
-        `parts`: the root, the name and the segments of the path."""
-        root = parts[0]
+        `parts`: as the groups of `ex.PLAIN_PATH`: the root, the name, the name if quoted
+        (None if not), the first two segments after the name (None when absent)."""
+        root, name, quoted, first, second = parts
+        if quoted is not None:
+            name = quoted
         if root == "steps":
-            target = wf.by_id.get(parts[1])
+            target = wf.by_id.get(name)
             if target is None:
                 return False
             here = chain[0]
@@ -754,17 +766,17 @@ class _Validator:
                         and target.id in self.guards):
                     return False
             kind = target.kind
-            if len(parts) == 2 or kind is None:
+            if first is None or kind is None:
                 return True
-            if parts[2] not in _RESULT_FIELDS[kind]:
+            if first not in _RESULT_FIELDS[kind]:
                 return False
-            if kind != "workflow.call" or len(parts) == 3 or parts[2] != "outputs":
+            if kind != "workflow.call" or second is None or first != "outputs":
                 return True
             called = target.node.get("workflow")  # `_result_field`: the called workflow's output
             callee = self.workflows.get(called) if type(called) is str else None
-            return callee is None or callee.outputs is None or parts[3] in callee.outputs
+            return callee is None or callee.outputs is None or second in callee.outputs
         if root == "inputs":
-            return wf.inputs is None or parts[1] in wf.inputs
+            return wf.inputs is None or name in wf.inputs
         return wf.item_ok
 
     # --- references -------------------------------------------------------------------------
@@ -1171,7 +1183,8 @@ def _present_guards(when: Any) -> frozenset:
     if body is None:
         return frozenset()
     if body.startswith("present("):  # the guard the lowering pass writes: one path, no parse
-        parts = _shaped_path(body)
+        inner = _path_in_shape(body)
+        parts = ex.plain_path(inner) if inner is not None else None
         if parts is not None:
             return frozenset((parts[1],)) if parts[0] == "steps" else frozenset()
     parsed = ex.parse(body)
