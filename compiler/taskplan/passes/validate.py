@@ -56,6 +56,7 @@ _plain_path_match = ex.PLAIN_PATH.fullmatch
 _path_in_shape = ex.path_in_shape
 _marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
+_LITERAL = d.LITERAL
 
 SCHEMA = "WORKFLOW_SCHEMA"
 EXPRESSION = "WORKFLOW_EXPRESSION"
@@ -558,18 +559,18 @@ class _Validator:
             given = {}
         if type(given) is not dict:
             return
-        for key in given:
-            if key not in declared:
-                message = f"workflow `{target.name}` has no input `{key}`"
-                close = self.suggest(key, declared)
-                if close:
-                    message += f"; did you mean `{close}`?"
-                self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
+        if not given.keys() <= declared.keys():  # the full scan only to report
+            for key in given:
+                if key not in declared:
+                    message = f"workflow `{target.name}` has no input `{key}`"
+                    close = self.suggest(key, declared)
+                    if close:
+                        message += f"; did you mean `{close}`?"
+                    self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
         if target.required is None:
             target.required = {name for name, decl in declared.items() if _input_required(decl)}
         required = target.required
-        # O(given) for a call that binds every required input; the full scan only to report
-        if sum(1 for key in given if key in required) == len(required):
+        if given.keys() >= required:  # every required input bound; the full scan only to report
             return
         missing = [name for name in declared if name in required and name not in given]
         if missing:
@@ -688,26 +689,23 @@ class _Validator:
             return
         if t is not dict and t is not list:
             return
-        expression = self._expression
-        stack: list[tuple[Any, tuple]] = [(value, path)]
-        pop, push = stack.pop, stack.append
+        stack: list[tuple[Any, tuple]] = [(value, path)]  # mappings and lists only
         while stack:
-            node, where = pop()
+            node, where = stack.pop()
             if type(node) is dict:
-                if d.LITERAL in node:
+                if _LITERAL in node:
                     continue
                 items: Iterable[tuple[Any, Any]] = node.items()
-            elif type(node) is list:
-                items = enumerate(node)
             else:
-                continue
+                items = enumerate(node)
             for key, member in items:
                 t = type(member)
                 if t is str:
-                    if member.startswith("${") and not (type(key) is str and key.startswith("$")):
-                        expression(wf, member, where + (key,), chain, section, step)
+                    # `in` first: most strings are literal text, without `${` anywhere
+                    if "${" in member and member.startswith("${") and not (type(key) is str and key.startswith("$")):
+                        self._expression(wf, member, where + (key,), chain, section, step)
                 elif (t is dict or t is list) and not (type(key) is str and key.startswith("$")):
-                    push((member, where + (key,)))
+                    stack.append((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
         if type(text) is not str:

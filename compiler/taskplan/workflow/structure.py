@@ -225,11 +225,19 @@ class _StepsOk:
         return valid(value)
 
 
+# The overrides' common cases tested in place (each exactly its predicate): a data tree's
+# member is most often a string without `${`; an expression is one test in all.
+_INLINE_TESTS = {
+    "#/$defs/value": '(type({v}) is str and "${{" not in {v}) or {fn}({v})',
+    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}.startswith("${{") and {v}.endswith("}}")',
+}
+
+
 @lru_cache(maxsize=1)
 def _valid() -> Any:
     steps = _StepsOk()
     overrides = {"#/$defs/value": _value_ok, "#/$defs/expression": _expression_ok, "#/$defs/step": steps}
-    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS)
+    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, _INLINE_TESTS)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *by_kind = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
     steps.by_kind = dict(zip(kinds, by_kind))
