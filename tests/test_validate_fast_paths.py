@@ -393,3 +393,53 @@ def _rebuilt(value):
     if isinstance(value, list):
         return [_rebuilt(v) for v in value]
     return "".join(list(value)) if isinstance(value, str) else value
+
+
+# --- embedded schemas accepted without the metaschema -------------------------------------------
+
+_type_names = st.sampled_from(["array", "boolean", "integer", "null", "number", "object", "string", "str", "any", ""])
+_schema_values = st.none() | st.booleans() | st.integers(-2, 2) | st.sampled_from(["", "a", "string"]) | st.floats(allow_nan=False)
+
+
+@st.composite
+def _schemas(draw, depth=2):
+    """Schema-like data over the keywords of `_plainly_valid` (and a few others), values of
+    the right and of wrong types."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.booleans() | _schema_values | st.lists(_schema_values, max_size=2))
+    keywords = draw(st.lists(st.sampled_from(["type", "properties", "required", "items", "additionalProperties", "enum",
+                                              "const", "description", "title", "minimum", "$ref", "format"]), max_size=5, unique=True))
+    schema = {}
+    for keyword in keywords:
+        if keyword == "type":
+            value = draw(_type_names | st.lists(_type_names, max_size=3) | _schema_values)
+        elif keyword == "required":
+            value = draw(st.lists(st.sampled_from(["a", "b", 1, None]), max_size=3) | _schema_values)
+        elif keyword in ("enum", "const"):
+            value = draw(st.lists(_schema_values | st.just({"a": 1}), max_size=3) | _schema_values | st.just({"a": 1}))
+        elif keyword in ("description", "title", "format", "$ref"):
+            value = draw(st.sampled_from(["x", "#", "#/nowhere", "date"]) | _schema_values)
+        elif keyword == "minimum":
+            value = draw(_schema_values)
+        elif depth == 0:
+            value = draw(st.booleans() | st.just({}) | _schema_values)
+        elif keyword == "properties":
+            value = draw(st.dictionaries(st.sampled_from(["a", "b", "$x"]), _schemas(depth=depth - 1), max_size=2) | _schema_values)
+        else:
+            value = draw(_schemas(depth=depth - 1))
+        schema[keyword] = value
+    return schema
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_schemas())
+def test_plainly_valid_schemas_are_valid_for_the_metaschema(schema):
+    if validate_module._plainly_valid(schema):
+        assert validate_module._schema_problem(validate_module._canonical(schema)) is None, schema
+
+
+def test_compiled_schemas_are_plainly_valid():
+    doc = _compiled_base()
+    schemas = [step["schema"] for wf in doc["workflows"].values() for step in wf["steps"] + wf.get("finally", []) if "schema" in step]
+    schemas += [decl["type"] for wf in doc["workflows"].values() for decl in list(wf.get("inputs", {}).values()) + list(wf.get("outputs", {}).values()) if "type" in decl]
+    assert len(schemas) > 10 and all(validate_module._plainly_valid(s) for s in schemas)
