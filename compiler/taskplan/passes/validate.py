@@ -57,6 +57,7 @@ _path_in_shape = ex.path_in_shape
 _marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
 _LITERAL = d.LITERAL
+_BUILTIN_TYPES = frozenset(d.BUILTIN_TYPES)
 
 SCHEMA = "WORKFLOW_SCHEMA"
 EXPRESSION = "WORKFLOW_EXPRESSION"
@@ -176,7 +177,9 @@ class _Step:
                  section: str, workflow: "_Workflow"):
         sid = node.get("id")
         self.id: str | None = sid if type(sid) is str else None
-        self.kind = d.step_kind(node.get("type"))
+        type_ = node.get("type")
+        # a built-in type is its own kind (no call); `step_kind` says for the rest
+        self.kind = type_ if type(type_) is str and type_ in _BUILTIN_TYPES else d.step_kind(type_)
         self.node = node
         self.path = path
         self.list_path = list_path
