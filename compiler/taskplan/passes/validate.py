@@ -57,6 +57,7 @@ _path_in_shape = ex.path_in_shape
 _marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
 _LITERAL = d.LITERAL
+_EXECUTOR = d.EXECUTOR
 _BUILTIN_TYPES = frozenset(d.BUILTIN_TYPES)
 
 SCHEMA = "WORKFLOW_SCHEMA"
@@ -479,8 +480,8 @@ class _Validator:
             step = _Step(node, path, list_path, i, parent, section, wf)
             out.append(step)
             if step.id is not None:
-                first = by_id.get(step.id)
-                if first is not None:
+                first = by_id.setdefault(step.id, step)
+                if first is not step:
                     self._hold(lambda step=step, first=first: self.report(
                         SCHEMA,
                         step.path + ("id",),
@@ -488,10 +489,8 @@ class _Validator:
                         related=[self.reporter.related(jp.from_path(first.path + ("id",)), "first declared here")],
                         step=step,
                     ))
-                else:
-                    by_id[step.id] = step
             kind = step.kind
-            if kind == d.EXECUTOR or kind == "set":  # the commonest: no calls
+            if kind == _EXECUTOR or kind == "set":  # the commonest: no calls
                 continue
             if kind == "workflow.call":
                 self._call(step, node.get("workflow"), path + ("workflow",), False, node, path)
@@ -630,7 +629,7 @@ class _Validator:
 
         if "when" in node:
             expression(wf, node["when"], path + ("when",), chain, section, step)
-        if kind == d.EXECUTOR:
+        if kind == _EXECUTOR:
             if "input" in node:
                 value(wf, node["input"], path + ("input",), chain, section, step)
         elif kind == "set":
