@@ -14,6 +14,8 @@ import copy
 import json
 import random
 import re
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
+from taskplan import api
 from taskplan.passes import validate as validate_module
 from taskplan.passes.validate import validate_data, validate_text
 from taskplan.workflow import dialect as d
@@ -216,12 +219,36 @@ def test_expression_shapes_agree_with_the_grammar(body):
     if parts is not None:
         (ref,) = slow.refs
         assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments)
+    inner = ex.path_in_shape(body)
+    parts = ex.plain_path(inner) if inner is not None else None
+    if parts is not None:
+        assert slow.error is None, (body, slow.error)
+        (ref,) = slow.refs
+        assert (parts[0], parts[1], tuple(parts[2:])) == (ref.root, ref.name, ref.segments), body
+        assert ref.in_present == body.startswith("present("), body
+    for text in (body, inner or ""):
+        _assert_plain_groups(text)
+
+
+def _assert_plain_groups(body):
+    """`ex.PLAIN_PATH` (and `ex.PLAIN_EXPRESSION` around `${...}`) matches exactly what
+    `plain_path` accepts, with its parts as groups."""
+    parts = ex.plain_path(body)
+    for match in (ex.PLAIN_PATH.fullmatch(body), ex.PLAIN_EXPRESSION.fullmatch("${" + body + "}")):
+        assert (match is None) == (parts is None), body
+        if match is not None:
+            root, name, quoted, first, second = match.groups()
+            assert (name is None) != (quoted is None), body
+            fields = parts[2:] + [None, None]
+            assert [root, name if quoted is None else quoted, fields[0], fields[1]] == parts[:2] + fields[:2], body
 
 
 def test_compiled_shapes_take_the_fast_paths():
     for body in ['data.steps.b0_fetch.result.id', 'data.inputs.topic', 'json(data.steps["__a.inputs"].value)',
                  'present(data.steps.a.result)', 'data.steps.a.result.status == "ok"']:
         assert (ex._plain(body) or ex._shaped(body)) is not None, body
+        inner = ex.path_in_shape(body)
+        assert ex.PLAIN_EXPRESSION.fullmatch("${" + body + "}") or ex.PLAIN_PATH.fullmatch(inner), body
 
 
 # --- references skipped as plainly fine --------------------------------------------------------
@@ -235,7 +262,7 @@ def _everything(result):
 def test_plainly_fine_references_hide_nothing(path, monkeypatch):
     data = path.read_bytes()
     fast = validate_text(data, str(path))
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, parts, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
     slow = validate_text(data, str(path))
     assert _everything(fast) == _everything(slow)
     assert fast.diagnostics == slow.diagnostics
@@ -247,7 +274,7 @@ def test_plainly_fine_references_hide_nothing_on_mutations(seed, monkeypatch):
     bases = [_load(p) for p in VALID]
     docs = [_mutate(rng.choice(bases), rng) for _ in range(150)]
     fast = [_everything(validate_data(doc)) for doc in docs]
-    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, wf, parts, chain: False)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
     slow = [_everything(validate_data(doc)) for doc in docs]
     assert fast == slow
 
@@ -261,3 +288,158 @@ def test_step_kind_cache_is_the_function():
             elif d.EXECUTOR_TYPE_RE.match(value) and not d.RESERVED_TYPE_RE.match(value):
                 expected = d.EXECUTOR
         assert d.step_kind(value) == expected
+
+
+# --- references rewritten: the fast paths against the general ones -----------------------------
+
+_EXPRESSION = re.compile(r"\$\{[^{}]*\}")
+
+
+def _compiled_base():
+    """A small compiled workflow (benchmarks/generate.py): every shape the lowering pass
+    emits (cleanup guards, calls read through `outputs`, `json(...)`, comparisons)."""
+    benchmarks = str(ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    from generate import catalog, plan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        plan_path, catalog_path = Path(tmp) / "plan.json", Path(tmp) / "catalog.json"
+        plan_path.write_text(json.dumps(plan(30, 40)))
+        catalog_path.write_text(json.dumps(catalog(40)))
+        result = api.compile_plan(plan_path, catalogs=[catalog_path], auto=True)
+    assert result.ok
+    return YAML(typ="safe", pure=False).load(result.yaml)
+
+
+def _strings(node, out):
+    """(container, key) of every string in the tree."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        if isinstance(value, str):
+            out.append((node, key))
+        else:
+            _strings(value, out)
+    return out
+
+
+def _rewrite_references(doc, rng: random.Random):
+    """Rewrite a few expressions (a name swapped for another name of the document, a field
+    changed, a guard dropped), and sometimes drop an output or reorder a list of steps."""
+    doc = copy.deepcopy(doc)
+    slots = [(c, k) for c, k in _strings(doc, []) if _EXPRESSION.search(c[k])]
+    words = sorted({w for c, k in slots for w in re.findall(r"[A-Za-z0-9_.-]+", c[k])} | {"value", "outputs", "result"})
+    for _ in range(rng.choice([1, 2, 3])):
+        if not slots:
+            break
+        container, key = rng.choice(slots)
+        text = container[key]
+        tokens = re.findall(r"[A-Za-z0-9_-]+", text)
+        action = rng.randrange(4)
+        if action == 0 and tokens:
+            container[key] = text.replace(rng.choice(tokens), rng.choice(words).split(".")[0], 1)
+        elif action == 1 and tokens:
+            container[key] = text.replace(rng.choice(tokens), rng.choice(words), 1)
+        elif action == 2 and key == "when":
+            del container[key]
+        else:
+            container[key] = text.replace("present(", "json(") if "present(" in text else text.replace("json(", "present(")
+    workflows = doc.get("workflows", {})
+    for wf in workflows.values():
+        if rng.random() < 0.1 and wf.get("outputs"):
+            del wf["outputs"][rng.choice(sorted(wf["outputs"]))]
+        if rng.random() < 0.05 and len(wf.get("steps", [])) > 1:
+            rng.shuffle(wf["steps"])
+    return doc
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fast_references_hide_nothing_on_rewritten_references(seed, monkeypatch):
+    rng = random.Random(seed)
+    bases = [_load(p) for p in VALID] + [_compiled_base()]
+    docs = [_rewrite_references(rng.choice(bases), rng) for _ in range(200)]
+    fast = [_everything(validate_data(doc)) for doc in docs]
+    assert any(fast) and not all(fast)
+    monkeypatch.setattr(validate_module._Validator, "_plainly_fine", lambda self, *args: False)
+    monkeypatch.setattr(validate_module, "_plain_expression", lambda text: None)
+    monkeypatch.setattr(validate_module, "_path_in_shape", lambda body: None)
+    slow = [_everything(validate_data(doc)) for doc in docs]
+    assert fast == slow
+
+
+# --- the key of the embedded-schema memos -----------------------------------------------------
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, min_value=-2, max_value=2) | st.sampled_from(["a", "b", "type", "é"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b", "type", "é"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_json_values, _json_values)
+def test_schema_key_follows_the_data_like_repr(a, b):
+    """Equal keys exactly when equal reprs (same values, types and key order), whatever
+    objects are shared: a copy has the key of the original."""
+    key = validate_module._key
+    assert (key(a) == key(b)) == (repr(a) == repr(b))
+    assert key([a, a]) == key([a, _rebuilt(a)])
+
+
+def _rebuilt(value):
+    """The same data, every container and string a new object."""
+    if isinstance(value, dict):
+        return {"".join(list(k)): _rebuilt(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rebuilt(v) for v in value]
+    return "".join(list(value)) if isinstance(value, str) else value
+
+
+# --- embedded schemas accepted without the metaschema -------------------------------------------
+
+_type_names = st.sampled_from(["array", "boolean", "integer", "null", "number", "object", "string", "str", "any", ""])
+_schema_values = st.none() | st.booleans() | st.integers(-2, 2) | st.sampled_from(["", "a", "string"]) | st.floats(allow_nan=False)
+
+
+@st.composite
+def _schemas(draw, depth=2):
+    """Schema-like data over the keywords of `_plainly_valid` (and a few others), values of
+    the right and of wrong types."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.booleans() | _schema_values | st.lists(_schema_values, max_size=2))
+    keywords = draw(st.lists(st.sampled_from(["type", "properties", "required", "items", "additionalProperties", "enum",
+                                              "const", "description", "title", "minimum", "$ref", "format"]), max_size=5, unique=True))
+    schema = {}
+    for keyword in keywords:
+        if keyword == "type":
+            value = draw(_type_names | st.lists(_type_names, max_size=3) | _schema_values)
+        elif keyword == "required":
+            value = draw(st.lists(st.sampled_from(["a", "b", 1, None]), max_size=3) | _schema_values)
+        elif keyword in ("enum", "const"):
+            value = draw(st.lists(_schema_values | st.just({"a": 1}), max_size=3) | _schema_values | st.just({"a": 1}))
+        elif keyword in ("description", "title", "format", "$ref"):
+            value = draw(st.sampled_from(["x", "#", "#/nowhere", "date"]) | _schema_values)
+        elif keyword == "minimum":
+            value = draw(_schema_values)
+        elif depth == 0:
+            value = draw(st.booleans() | st.just({}) | _schema_values)
+        elif keyword == "properties":
+            value = draw(st.dictionaries(st.sampled_from(["a", "b", "$x"]), _schemas(depth=depth - 1), max_size=2) | _schema_values)
+        else:
+            value = draw(_schemas(depth=depth - 1))
+        schema[keyword] = value
+    return schema
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_schemas())
+def test_plainly_valid_schemas_are_valid_for_the_metaschema(schema):
+    if validate_module._plainly_valid(schema):
+        assert validate_module._schema_problem(validate_module._canonical(schema)) is None, schema
+
+
+def test_compiled_schemas_are_plainly_valid():
+    doc = _compiled_base()
+    schemas = [step["schema"] for wf in doc["workflows"].values() for step in wf["steps"] + wf.get("finally", []) if "schema" in step]
+    schemas += [decl["type"] for wf in doc["workflows"].values() for decl in list(wf.get("inputs", {}).values()) + list(wf.get("outputs", {}).values()) if "type" in decl]
+    assert len(schemas) > 10 and all(validate_module._plainly_valid(s) for s in schemas)

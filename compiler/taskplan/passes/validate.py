@@ -34,6 +34,7 @@ so that the compiler can map a finding in its own output back to the TaskPlan.
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -50,8 +51,14 @@ from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.structure import check_structure
 
-_plain_path = ex.plain_path
+_plain_expression = ex.PLAIN_EXPRESSION.fullmatch
+_plain_path_match = ex.PLAIN_PATH.fullmatch
+_path_in_shape = ex.path_in_shape
+_marshal = marshal.dumps
 _RESULT_FIELDS = d.RESULT_FIELDS
+_LITERAL = d.LITERAL
+_EXECUTOR = d.EXECUTOR
+_BUILTIN_TYPES = frozenset(d.BUILTIN_TYPES)
 
 SCHEMA = "WORKFLOW_SCHEMA"
 EXPRESSION = "WORKFLOW_EXPRESSION"
@@ -171,7 +178,9 @@ class _Step:
                  section: str, workflow: "_Workflow"):
         sid = node.get("id")
         self.id: str | None = sid if type(sid) is str else None
-        self.kind = d.step_kind(node.get("type"))
+        type_ = node.get("type")
+        # a built-in type is its own kind (no call); `step_kind` says for the rest
+        self.kind = type_ if type(type_) is str and type_ in _BUILTIN_TYPES else d.step_kind(type_)
         self.node = node
         self.path = path
         self.list_path = list_path
@@ -254,11 +263,17 @@ class _Validator:
         """Steps indexed so far, in all lists (items that are not mappings included)."""
         self.held: list | None = None
         """Findings of the indexing, held back until the structural findings are reported."""
-        self.schema_problems: dict[str, tuple[tuple, str] | None] = {}
-        """Embedded schema (by repr) -> `_schema_problem` of it: compiled output repeats a few
-        schemas thousands of times, and repr is ~2x cheaper than the canonical JSON text."""
-        self.strict_problems: dict[str, tuple[tuple, str] | None] = {}
-        """The same for `_strict_problem` (repr keeps the order of keys, which its message follows)."""
+        self.schema_problems: dict[bytes, tuple[tuple, str] | None] = {}
+        """Embedded schema (by `_key`) -> `_schema_problem` of it: compiled output repeats a few
+        schemas thousands of times, and the key is ~5x cheaper than the canonical JSON text."""
+        self.strict_problems: dict[bytes, tuple[tuple, str] | None] = {}
+        """The same for `_strict_problem` (the key keeps the order of keys, which its message follows)."""
+        self.schemas_seen: dict[int, tuple[Any, Any]] = {}
+        """id(schema) -> (schema, its `_schema_problem`): compiled output also shares one schema
+        object between many places (about half of them at 10,000 tasks), each looked up by
+        identity, without a key. The schema is held, so that its id is not reused."""
+        self.strict_seen: dict[int, tuple[Any, Any]] = {}
+        """The same for `_strict_problem`."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -465,8 +480,8 @@ class _Validator:
             step = _Step(node, path, list_path, i, parent, section, wf)
             out.append(step)
             if step.id is not None:
-                first = by_id.get(step.id)
-                if first is not None:
+                first = by_id.setdefault(step.id, step)
+                if first is not step:
                     self._hold(lambda step=step, first=first: self.report(
                         SCHEMA,
                         step.path + ("id",),
@@ -474,10 +489,8 @@ class _Validator:
                         related=[self.reporter.related(jp.from_path(first.path + ("id",)), "first declared here")],
                         step=step,
                     ))
-                else:
-                    by_id[step.id] = step
             kind = step.kind
-            if kind == d.EXECUTOR or kind == "set":  # the commonest: no calls
+            if kind == _EXECUTOR or kind == "set":  # the commonest: no calls
                 continue
             if kind == "workflow.call":
                 self._call(step, node.get("workflow"), path + ("workflow",), False, node, path)
@@ -548,18 +561,18 @@ class _Validator:
             given = {}
         if type(given) is not dict:
             return
-        for key in given:
-            if key not in declared:
-                message = f"workflow `{target.name}` has no input `{key}`"
-                close = self.suggest(key, declared)
-                if close:
-                    message += f"; did you mean `{close}`?"
-                self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
+        if not given.keys() <= declared.keys():  # the full scan only to report
+            for key in given:
+                if key not in declared:
+                    message = f"workflow `{target.name}` has no input `{key}`"
+                    close = self.suggest(key, declared)
+                    if close:
+                        message += f"; did you mean `{close}`?"
+                    self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
         if target.required is None:
             target.required = {name for name, decl in declared.items() if _input_required(decl)}
         required = target.required
-        # O(given) for a call that binds every required input; the full scan only to report
-        if sum(1 for key in given if key in required) == len(required):
+        if given.keys() >= required:  # every required input bound; the full scan only to report
             return
         missing = [name for name in declared if name in required and name not in given]
         if missing:
@@ -616,7 +629,7 @@ class _Validator:
 
         if "when" in node:
             expression(wf, node["when"], path + ("when",), chain, section, step)
-        if kind == d.EXECUTOR:
+        if kind == _EXECUTOR:
             if "input" in node:
                 value(wf, node["input"], path + ("input",), chain, section, step)
         elif kind == "set":
@@ -678,29 +691,34 @@ class _Validator:
             return
         if t is not dict and t is not list:
             return
-        expression = self._expression
-        stack: list[tuple[Any, tuple]] = [(value, path)]
-        pop, push = stack.pop, stack.append
+        stack: list[tuple[Any, tuple]] = [(value, path)]  # mappings and lists only
         while stack:
-            node, where = pop()
+            node, where = stack.pop()
             if type(node) is dict:
-                if d.LITERAL in node:
+                if _LITERAL in node:
                     continue
                 items: Iterable[tuple[Any, Any]] = node.items()
-            elif type(node) is list:
-                items = enumerate(node)
             else:
-                continue
+                items = enumerate(node)
             for key, member in items:
                 t = type(member)
                 if t is str:
-                    if member.startswith("${") and not (type(key) is str and key.startswith("$")):
-                        expression(wf, member, where + (key,), chain, section, step)
+                    # `in` first: most strings are literal text, without `${` anywhere
+                    if "${" in member and member.startswith("${") and not (type(key) is str and key.startswith("$")):
+                        self._expression(wf, member, where + (key,), chain, section, step)
                 elif (t is dict or t is list) and not (type(key) is str and key.startswith("$")):
-                    push((member, where + (key,)))
+                    stack.append((member, where + (key,)))
 
     def _expression(self, wf: _Workflow, text: Any, path: tuple, chain: tuple, section: str, step: _Step | None) -> None:
-        if type(text) is not str or len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
+        if type(text) is not str:
+            return  # the structural check reported it
+        # The commonest expression, one plain path (`${data.steps.a.result.id}`), recognised
+        # and split in one regex call: most references read are plainly fine.
+        plain = _plain_expression(text)
+        if plain is not None:
+            if len(text) <= self.max_expression_chars and self._plainly_fine(wf, plain.groups(), chain, section):
+                return
+        elif len(text) < 3 or not text.startswith("${") or not text.endswith("}"):
             return  # not a whole expression (ex.split): the structural check said so
         body = text[2:-1]
         if len(text) > self.max_expression_chars:
@@ -710,9 +728,11 @@ class _Validator:
                 step=step,
             )
             return
-        plain = _plain_path(body)  # most expressions: one plain path, often read without a parse
-        if plain is not None and self._plainly_fine(wf, plain, chain):
-            return
+        if plain is None:  # one plain path in a shape the lowering pass writes: no parse either
+            inner = _path_in_shape(body)
+            shaped = _plain_path_match(inner) if inner is not None else None
+            if shaped is not None and self._plainly_fine(wf, shaped.groups(), chain, section):
+                return
         parsed = ex.parse(body)
         if parsed.error is not None:
             err = parsed.error
@@ -720,28 +740,43 @@ class _Validator:
             self.report(EXPRESSION, path, f"invalid expression: {err.message}", span=span, step=step)
             return
         for ref in parsed.refs:
-            if not self._plainly_fine(wf, (ref.root, ref.name, *ref.segments), chain):
+            segments = ref.segments
+            parts = (ref.root, ref.name, None, segments[0] if segments else None, segments[1] if len(segments) > 1 else None)
+            if not self._plainly_fine(wf, parts, chain, section):
                 self._reference(wf, ref, text, path, chain, section, step)
 
-    def _plainly_fine(self, wf: _Workflow, parts: Any, chain: tuple) -> bool:
+    def _plainly_fine(self, wf: _Workflow, parts: tuple, chain: tuple, section: str) -> bool:
         """The common references, where `_reference` would report nothing: a declared input,
-        an item in a loop body, or a result field of an earlier step of the same list (not a
-        called workflow's output, which `_result_field` looks up). False: ask `_reference`.
-        `parts`: the root, the name and the segments of the path."""
-        root = parts[0]
+        an item in a loop body, or a result field (a called workflow's output included) of
+        an earlier step of the same list, or, from cleanup, of a top-level step that the
+        cleanup step's guard tests. False: ask `_reference`.
+        `parts`: as the groups of `ex.PLAIN_PATH`: the root, the name, the name if quoted
+        (None if not), the first two segments after the name (None when absent)."""
+        root, name, quoted, first, second = parts
+        if quoted is not None:
+            name = quoted
         if root == "steps":
-            target = wf.by_id.get(parts[1])
+            target = wf.by_id.get(name)
             if target is None:
                 return False
             here = chain[0]
             if target.list_path != here[0] or target.index >= here[1]:
-                return False
-            if len(parts) == 2:
-                return True
+                # `_visibility`: from `finally`, a top-level step of `steps` has run
+                if not (section == "finally" and target.section == "steps" and target.parent is None
+                        and target.id in self.guards):
+                    return False
             kind = target.kind
-            return kind is None or (kind != "workflow.call" and parts[2] in _RESULT_FIELDS[kind])
+            if first is None or kind is None:
+                return True
+            if first not in _RESULT_FIELDS[kind]:
+                return False
+            if kind != "workflow.call" or second is None or first != "outputs":
+                return True
+            called = target.node.get("workflow")  # `_result_field`: the called workflow's output
+            callee = self.workflows.get(called) if type(called) is str else None
+            return callee is None or callee.outputs is None or second in callee.outputs
         if root == "inputs":
-            return wf.inputs is None or parts[1] in wf.inputs
+            return wf.inputs is None or name in wf.inputs
         return wf.item_ok
 
     # --- references -------------------------------------------------------------------------
@@ -918,13 +953,18 @@ class _Validator:
         first problem. Returns whether it is valid."""
         if type(schema) not in (dict, bool):
             return False  # the structural check reported its type
-        key = _key(schema)
-        if key is not None and key in self.schema_problems:
-            problem = self.schema_problems[key]
+        seen = self.schemas_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            problem = seen[1]
         else:
-            problem = _schema_problem(_canonical(schema))
-            if key is not None:
-                self.schema_problems[key] = problem
+            key = _key(schema)
+            if key is not None and key in self.schema_problems:
+                problem = self.schema_problems[key]
+            else:
+                problem = None if _plainly_valid(schema) else _schema_problem(_canonical(schema))
+                if key is not None:
+                    self.schema_problems[key] = problem
+            self.schemas_seen[id(schema)] = (schema, problem)
         if problem is None:
             return True
         where, message = problem
@@ -932,13 +972,18 @@ class _Validator:
         return False
 
     def _check_strict(self, path: tuple, schema: Any, step: _Step) -> None:
-        key = _key(schema)
-        if key is None:  # pragma: no cover - reading limits the depth
-            problem = _strict_problem(schema)
-        elif key in self.strict_problems:
-            problem = self.strict_problems[key]
+        seen = self.strict_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            problem = seen[1]
         else:
-            problem = self.strict_problems[key] = _strict_problem(schema)
+            key = _key(schema)
+            if key is None:  # pragma: no cover - reading limits the depth
+                problem = _strict_problem(schema)
+            elif key in self.strict_problems:
+                problem = self.strict_problems[key]
+            else:
+                problem = self.strict_problems[key] = _strict_problem(schema)
+            self.strict_seen[id(schema)] = (schema, problem)
         if problem is not None:
             where, message = problem
             self.report(SCHEMA, path + where, f"an `llm.call` schema must be strict: {message}", step=step,
@@ -1137,22 +1182,81 @@ def _present_guards(when: Any) -> frozenset:
     body = ex.split(when)
     if body is None:
         return frozenset()
+    if body.startswith("present("):  # the guard the lowering pass writes: one path, no parse
+        inner = _path_in_shape(body)
+        parts = ex.plain_path(inner) if inner is not None else None
+        if parts is not None:
+            return frozenset((parts[1],)) if parts[0] == "steps" else frozenset()
     parsed = ex.parse(body)
     return frozenset(r.name for r in parsed.refs if r.root == "steps" and r.in_present)
 
 
 # --- embedded JSON Schemas (cached by canonical text: compiled output repeats them) ------------
 
-def _key(schema: Any) -> str | None:
-    """A schema's repr, for the per-document memos: equal reprs, equal schemas (plain data)."""
+def _key(schema: Any) -> bytes | None:
+    """A schema's content, for the per-document memos: its marshal bytes, version 2 (no
+    back-references, so they follow the data alone; types and key order kept, like repr;
+    ~2.5x cheaper than repr). Equal bytes, equal schemas. None: not plain data, or too deep."""
     try:
-        return repr(schema)
-    except RecursionError:  # pragma: no cover - reading limits the depth
+        return _marshal(schema, 2)
+    except (ValueError, RecursionError):  # pragma: no cover - readers give plain data of limited depth
         return None
 
 
 def _canonical(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+_SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_PLAIN_KEYWORDS = frozenset({"type", "properties", "required", "items", "additionalProperties", "enum", "const",
+                             "description", "title"})
+
+
+def _plainly_valid(schema: Any) -> bool:
+    """Whether a schema is made only of the keywords compiled output uses, each with a value
+    that the draft 2020-12 metaschema allows, so that `_schema_problem` would find nothing
+    (the metaschema costs ~1.5 ms a schema). False: ask the metaschema.
+    tests/test_validate_fast_paths.py holds this to it."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if type(node) is bool:
+            continue
+        if type(node) is not dict or not _PLAIN_KEYWORDS.issuperset(node):
+            return False
+        for keyword, value in node.items():
+            t = type(value)
+            if keyword == "type":
+                if t is list:  # a non-empty list of distinct simple types
+                    if not value or not _distinct_strings(value) or not _SIMPLE_TYPES.issuperset(value):
+                        return False
+                elif t is not str or value not in _SIMPLE_TYPES:
+                    return False
+            elif keyword == "properties":
+                if t is not dict or not all(type(name) is str for name in value):
+                    return False
+                stack.extend(value.values())
+            elif keyword == "required":
+                if t is not list or not _distinct_strings(value):
+                    return False
+            elif keyword == "items" or keyword == "additionalProperties":
+                stack.append(value)
+            elif keyword == "enum":  # any values; here scalars, which `_canonical` always writes
+                if t is not list or not all(type(option) in _SCALARS for option in value):
+                    return False
+            elif keyword == "const":
+                if t not in _SCALARS:
+                    return False
+            elif t is not str:  # description, title
+                return False
+    return True
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _distinct_strings(items: list) -> bool:
+    return all(type(item) is str for item in items) and len(set(items)) == len(items)
 
 
 @lru_cache(maxsize=1)

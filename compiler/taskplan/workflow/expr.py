@@ -250,6 +250,18 @@ _QUOTED = re.compile(r'data\.(inputs|steps)\["([^"\\\x00-\x1f]*)"\]((?:\.[A-Za-z
 """The name quoted (a generated ID with dots: `data.steps["__a.b"].value`), without escapes."""
 _new_tuple = tuple.__new__
 
+_FIELD = r"[A-Za-z0-9_-]+"
+_PLAIN_GROUPS = (
+    r'data\.(inputs|steps)(?:\.(' + _FIELD + r')|\["([^"\\\x00-\x1f]*)"\])'
+    r"(?:\.(" + _FIELD + r")(?:\.(" + _FIELD + r")(?:\." + _FIELD + r")*)?)?"
+)
+PLAIN_PATH = re.compile(_PLAIN_GROUPS)
+"""What `plain_path` accepts, its parts as the groups of a match: the root, the name (plain,
+or quoted: the other group is None), the first two fields (None when absent). For callers
+that read no more than these (no list built)."""
+PLAIN_EXPRESSION = re.compile(r"\$\{" + _PLAIN_GROUPS + r"\}")
+"""`PLAIN_PATH` as a whole expression `${...}`: the commonest expression, in one regex call."""
+
 
 def plain_path(body: str) -> list[str] | None:
     """`[root, name, *fields]` when the body is a plain path: `data.<inputs|steps>`, the name
@@ -560,6 +572,24 @@ def _shaped(body: str) -> Expression | None:
         return None
     left = _fast(body[: comparator.start()])
     return None if left is None else _new_tuple(Expression, (body, left.refs, None))
+
+
+def path_in_shape(body: str) -> str | None:
+    """The text of the one path of `json(<path>)`, `present(<path>)` or `<path> <comparator>
+    <literal>` (the shapes of `_shaped`), without the whitespace around it; else None. When
+    `plain_path` accepts that text, it gives what the grammar gives for the whole body as
+    its one Ref's root, name and segments: for callers that need no more than that, a
+    tenth of the cost of a parse."""
+    if body.endswith(")"):
+        if body.startswith("json("):
+            return body[5:-1]
+        if body.startswith("present("):
+            return body[8:-1]
+        return None
+    comparator = _SHAPED_COMPARATOR.search(body)
+    if comparator is None or _SHAPED_LITERAL.fullmatch(body, comparator.end()) is None:
+        return None
+    return body[: comparator.start()].rstrip(_WS)
 
 
 def _descent(body: str) -> Expression | None:

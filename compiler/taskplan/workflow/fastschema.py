@@ -508,12 +508,17 @@ class PredicateCompiler:
         root: dict[str, Any],
         overrides: dict[str, Predicate] | None = None,
         patterns: dict[str, str] | None = None,
+        inline: dict[str, str] | None = None,
     ):
         self.root = root
         self.patterns = patterns or {}
         """Pattern -> a Python expression over the string `{v}` that holds exactly when the
         pattern matches, for patterns where a regex call costs more than it must; `{search}`
         in it is the pattern's own compiled search."""
+        self.inline = inline or {}
+        """Overridden `$ref` -> a Python expression over the value `{v}` that holds exactly when
+        its predicate does, written where the `$ref` is (not in tested subschemas): the
+        common case without a call; `{fn}` in it is the predicate."""
         self.env: dict[str, Any] = {"_json_equal": _json_equal}
         self.lines: list[str] = []
         self.by_ref: dict[str, str] = {}
@@ -608,6 +613,8 @@ class PredicateCompiler:
             ref = schema["$ref"]
             if ref not in self.by_ref and not self._recursive(ref):  # its checks copied in place
                 self._emit(self.resolve(ref), v, out, depth, known)
+            elif ref in self.inline:
+                out.append(f"{pad}if not ({self.inline[ref].format(v=v, fn=self.by_ref[ref])}): return False")
             else:
                 out.append(f"{pad}if not {self._ref(ref)}({v}): return False")
         types = schema.get("type")

@@ -204,36 +204,45 @@ _PATTERN_TESTS = {
 }
 
 
-class _StepsOk:
-    """`_Steps` reports nothing: a mapping of a known type, valid against its type's schema."""
+def _steps_ok(by_kind: dict[str, Any], builtin: dict[str, Any]) -> Any:
+    """The predicate that `_Steps` reports nothing: a mapping of a known type, valid against
+    its type's schema (`by_kind`, filled once compiled; `builtin`: the same without
+    EXECUTOR, a built-in type string being its own kind). A closure: a call to it costs
+    less than to an instance."""
 
-    def __init__(self) -> None:
-        self.by_kind: dict[str, Any] = {}
-        self.builtin: dict[str, Any] = {}
-        """by_kind without EXECUTOR: a built-in type string is its own kind."""
-
-    def __call__(self, value: Any) -> bool:
+    def step_ok(value: Any) -> bool:
         if type(value) is not dict:
             return False
         type_ = value.get("type")
-        valid = self.builtin.get(type_) if type(type_) is str else None
+        valid = builtin.get(type_) if type(type_) is str else None
         if valid is None:
             kind = d.step_kind(type_)
             if kind is None:
                 return False
-            valid = self.by_kind[kind]
+            valid = by_kind[kind]
         return valid(value)
+
+    return step_ok
+
+
+# The overrides' common cases tested in place (each exactly its predicate): a data tree's
+# member is most often a string without `${`; an expression is one test in all.
+_INLINE_TESTS = {
+    "#/$defs/value": '(type({v}) is str and "${{" not in {v}) or {fn}({v})',
+    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}.startswith("${{") and {v}.endswith("}}")',
+}
 
 
 @lru_cache(maxsize=1)
 def _valid() -> Any:
-    steps = _StepsOk()
-    overrides = {"#/$defs/value": _value_ok, "#/$defs/expression": _expression_ok, "#/$defs/step": steps}
-    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS)
+    by_kind: dict[str, Any] = {}
+    builtin: dict[str, Any] = {}
+    overrides = {"#/$defs/value": _value_ok, "#/$defs/expression": _expression_ok, "#/$defs/step": _steps_ok(by_kind, builtin)}
+    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, _INLINE_TESTS)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
-    root, *by_kind = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
-    steps.by_kind = dict(zip(kinds, by_kind))
-    steps.builtin = {t: steps.by_kind[t] for t in d.BUILTIN_TYPES}
+    root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
+    by_kind.update(zip(kinds, predicates))
+    builtin.update((t, by_kind[t]) for t in d.BUILTIN_TYPES)
     return root
 
 
