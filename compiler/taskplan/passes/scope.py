@@ -280,20 +280,13 @@ class _ScopePass:
                 children.append((suffix, model, ScopeRole.FOREACH_BODY, None))
             else:
                 children.append((suffix, model, ScopeRole.BODY, None))
+        depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         for suffix, model, role, branch in children:
             if not isinstance(model, TaskScope):
                 continue
-            child = ScopeNode(
-                ptr + suffix,
-                model,
-                role,
-                node,
-                scope,
-                branch=branch,
-                depth=scope.depth + 1,
-                group=scope.group,
-            )
-            child.foreach = child if role is ScopeRole.FOREACH_BODY else scope.foreach
+            child = ScopeNode(ptr + suffix, model, role, node, scope, branch, depth, group, foreach)
+            if role is ScopeRole.FOREACH_BODY:
+                child.foreach = child
             node.children.append(child)
         return node
 
@@ -538,19 +531,33 @@ class _ScopePass:
         target = self.by_id.get(source)
         if not isinstance(port, str):
             port = None
+        if type(target) is TaskNode and scope is target.scope and target is not reader and not target.in_always:
+            # the common case, inline: a task of the reader's own scope (no boundary crossed)
+            self.resolutions[ptr] = Resolution(kind, ptr, source, target, True, port, reader, scope)
+            if reader is not None:
+                dep = reader.deps.get(target)  # add_dep(reader, target, ptr, explicit=False)
+                if dep is None:
+                    reader.deps[target] = Dependency(target, [ptr], False, True)
+                else:
+                    dep.pointers.append(ptr)
+                    dep.reads = True
+            return
+        self.read_target(kind, ptr, source, port, reader, scope, target)
+
+    def read_target(
+        self,
+        kind: str,
+        ptr: str,
+        source: str,
+        port: str | None,
+        reader: TaskNode | None,
+        scope: ScopeNode,
+        target: Any,
+    ) -> None:
+        """`read_task` once `source` is looked up (`target`: what the ID names, if anything)."""
         if type(target) is TaskNode:
             res = Resolution(kind, ptr, source, target, True, port, reader, scope)
             self.resolutions[ptr] = res
-            if scope is target.scope and target is not reader and not target.in_always:
-                # the common case: a task of the reader's own scope (no boundary crossed)
-                if reader is not None:
-                    dep = reader.deps.get(target)  # add_dep(reader, target, ptr, explicit=False), inline
-                    if dep is None:
-                        reader.deps[target] = Dependency(target, [ptr], False, True)
-                    else:
-                        dep.pointers.append(ptr)
-                        dep.reads = True
-                return
         else:
             self.resolutions[ptr] = res = Resolution(kind, ptr, source, None, False, port, reader, scope)
             rep = self.reporter
