@@ -277,6 +277,12 @@ def scalar(kind: str, origin: Slot | None = None) -> BType:
     return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
 
 
+def plain(kind: str, origin: Slot | None = None) -> BType:
+    """`scalar(kind, origin)` for `string`, `number`, `integer` or `boolean` (the types of
+    most literals and computed values): one constructor call."""
+    return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
+
+
 def string_const(text: str, origin: Slot | None = None) -> BType:
     """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`."""
     return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
@@ -294,12 +300,16 @@ INTEGER = BType("integer")
 BOOLEAN = BType("boolean")
 
 
-def array_of(items: BType | None, **kw: Any) -> BType:
-    return make("array", items=items, **kw)
+def array_of(items: BType | None, *, origin: Slot | None = None, **kw: Any) -> BType:
+    if not kw:  # (what `make` builds for a plain array: the types pass makes one per array value)
+        return _btype("array", False, None, None, items if items is not None else ANY_ITEMS, (), False, origin, None, None, None)
+    return make("array", items=items, origin=origin, **kw)
 
 
-def object_of(fields: Iterable[Field], *, closed: bool = True, **kw: Any) -> BType:
-    return make("object", fields=fields, closed=closed, **kw)
+def object_of(fields: Iterable[Field], *, closed: bool = True, origin: Slot | None = None, **kw: Any) -> BType:
+    if not kw:  # (what `make` builds for a plain object: the types pass makes one per object value and task)
+        return _btype("object", False, None, None, None, tuple(fields), closed, origin, None, None, None)
+    return make("object", fields=fields, closed=closed, origin=origin, **kw)
 
 
 # ----------------------------------------------------------------------- fits
@@ -379,7 +389,7 @@ class Mismatch:
         return prefix + text
 
 
-def fits(produced: BType, required: BType) -> Mismatch | None:
+def fits(produced: BType, required: BType, _path: tuple[str, ...] = ()) -> Mismatch | None:
     """Does a value of type `produced` fit a port of type `required` (taskplan.md, Types)?
 
     R is `any`; or the kinds match (integer fits number); P is not nullable unless R
@@ -387,24 +397,22 @@ def fits(produced: BType, required: BType) -> Mismatch | None:
     objects: every required field of R exists in P, is required there, and fits,
     every optional field of R that P declares fits, and when R is closed P declares
     no other field; arrays: the items fit. Returns the first mismatch, depth first
-    in declaration order (deterministic)."""
-    return _fits(produced, required, ())
-
-
-def _fits(p: BType, r: BType, path: tuple[str, ...]) -> Mismatch | None:
-    if r.kind == "any" or p.kind == "never":
+    in declaration order (deterministic). (`_path`: where a nested call is, inside the value.)"""
+    p, r, path = produced, required, _path
+    pk, rk = p.kind, r.kind
+    if rk == "any" or pk == "never":
         return None
-    if p.kind == "any":
+    if pk == "any":
         return Mismatch("opaque", path, p, r, p.origin, r.origin)
-    if p.kind == "null":
+    if pk == "null":
         if r.nullable:
             return None
         return Mismatch("null", path, p, r, p.origin, r.origin)
-    if not (p.kind == r.kind or (p.kind == "integer" and r.kind == "number")):
+    if not (pk == rk or (pk == "integer" and rk == "number")):
         return Mismatch("kind", path, p, r, p.origin, r.origin)
     if p.nullable and not r.nullable:
         return Mismatch("nullable", path, p, r, p.null_slot or p.origin, r.origin)
-    required_values = r.values()
+    required_values = (r.const,) if r.const is not None else r.enum  # (r.values())
     if required_values is not None:
         produced_values = p.values()
         if produced_values is None:
@@ -413,7 +421,7 @@ def _fits(p: BType, r: BType, path: tuple[str, ...]) -> Mismatch | None:
         outside = tuple(v for v in produced_values if v not in allowed)
         if outside:
             return Mismatch("enum", path, p, r, p.enum_slot or p.origin, r.enum_slot or r.origin, values=outside)
-    if r.kind == "object":
+    if rk == "object":
         for rf in r.fields:
             pf = p.get_field(rf.name)
             if pf is None:
@@ -426,15 +434,15 @@ def _fits(p: BType, r: BType, path: tuple[str, ...]) -> Mismatch | None:
                 return Mismatch(
                     "optional_field", path, p, r, pf.slot or p.origin, rf.slot or r.origin, field=rf.name
                 )
-            m = _fits(pf.type, rf.type, path + (rf.name,))
+            m = fits(pf.type, rf.type, path + (rf.name,))
             if m is not None:
                 return m
         if r.closed:
             for pf in p.fields:
                 if r.get_field(pf.name) is None:
                     return Mismatch("extra_field", path, p, r, pf.slot or p.origin, r.origin, field=pf.name)
-    elif r.kind == "array":
-        return _fits(p.items or ANY, r.items or ANY, path + ("[]",))
+    elif rk == "array":
+        return fits(p.items or ANY, r.items or ANY, path + ("[]",))
     return None
 
 
@@ -674,52 +682,61 @@ def from_task_type(t: "TaskType | Any", file: str, pointer: str) -> BType | None
     types are closed (a TaskPlan object type declares every field it has). Returns None when the type (or a type
     inside it) is malformed or an `InvalidType` placeholder: the structure pass
     reports that, and values of it are not checked (no cascades)."""
-    return _from_task_type(t, file, pointer, 0)
+    from taskplan.model.plan import TaskType
+
+    return _from_task_type(t, file, pointer, 0, TaskType)
 
 
 _MAX_TYPE_DEPTH = 128
 
 
-def _from_task_type(t: Any, file: str, pointer: str, depth: int) -> BType | None:
-    from taskplan.model.plan import TaskType
-
-    if not isinstance(t, TaskType) or depth > _MAX_TYPE_DEPTH:
+def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type) -> BType | None:
+    """`from_task_type` below `depth` (`task_type`: the TaskType class, imported once).
+    Builds what `make` would from the node's fields, without its general checks: a
+    declared type is already in the normal form `make` gives (see the comments)."""
+    if not isinstance(t, task_type) or depth > _MAX_TYPE_DEPTH:
         return None
     kind = t.kind
     if kind not in KINDS or kind in ("null", "never"):
         return None
     origin = Slot(file, pointer)
-    null_slot = Slot(file, pointer + "/nullable") if t.nullable else None
-    if kind == "any":
-        return make("any", origin=origin, description=t.description)
-    if t.enum is not None and kind != "string":
-        return None
+    if kind == "any":  # never nullable, no restrictions
+        return _btype("any", False, None, None, None, (), False, origin, None, None, t.description)
+    enum = t.enum
+    if enum is not None:
+        if kind != "string":
+            return None
+        enum = tuple(dict.fromkeys(enum))  # deduplicated, first occurrence kept
     items: BType | None = None
-    fields: list[Field] = []
+    fields: tuple[Field, ...] = ()
     if kind == "array":
-        items = _from_task_type(t.items, file, pointer + "/items", depth + 1)  # required there
+        items = _from_task_type(t.items, file, pointer + "/items", depth + 1, task_type)  # required there
         if items is None:
             return None
     elif t.items is not None:
         return None
     if kind == "object":
+        found: list[Field] = []
         for i, f in enumerate(t.fields):
             fp = f"{pointer}/fields/{i}"
-            ft = _from_task_type(getattr(f, "type", None), file, fp + "/type", depth + 1)
+            ft = _from_task_type(getattr(f, "type", None), file, fp + "/type", depth + 1, task_type)
             if ft is None:
                 return None
-            fields.append(new_field(f.name, ft, bool(f.required), Slot(file, fp)))
+            found.append(new_field(f.name, ft, bool(f.required), Slot(file, fp)))
+        fields = tuple(found)
     elif t.fields:
         return None
-    return make(
+    nullable = bool(t.nullable)
+    return _btype(
         kind,
-        nullable=bool(t.nullable),
-        enum=t.enum,
-        items=items,
-        fields=fields,
-        closed=True,
-        origin=origin,
-        enum_slot=Slot(file, pointer + "/enum") if t.enum is not None else None,
-        null_slot=null_slot,
-        description=t.description,
+        nullable,
+        enum,
+        None,  # no const
+        items,
+        fields,
+        kind == "object",  # closed: an object type declares every field it has
+        origin,
+        Slot(file, pointer + "/enum") if enum is not None else None,
+        Slot(file, pointer + "/nullable") if nullable else None,
+        t.description,
     )

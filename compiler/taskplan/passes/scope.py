@@ -118,9 +118,9 @@ class _ScopePass:
         self.reporter = reporter
         root = ScopeNode("/root", plan.root, ScopeRole.ROOT, None, None)
         self.cp = CheckedPlan(plan, identity, root)
-        self.walk: list[tuple[TaskNode | None, ScopeNode]] = []
-        """Document order of the reference sites: (task, its scope) for a task's own
-        fields, (None, scope) for a scope's `outputs`."""
+        self.walk: list[TaskNode | ScopeNode] = []
+        """Document order of the reference sites: a task for its own fields, a scope for
+        its `outputs`."""
         self.suggest = _Suggester()
         self._task_ids: list[str] | None = None
         self._choice_ids: list[str] | None = None
@@ -136,6 +136,8 @@ class _ScopePass:
         """Reference value class -> its handler (exact classes: the models are final)."""
         self.copy_scopes: dict[str, set[ScopeNode]] = {}
         """Duplicated task ID -> the scopes holding a later copy of it."""
+        self.by_id = self.cp.by_id
+        self.resolutions = self.cp.resolutions
 
     # ================================================================ 1. build
 
@@ -187,45 +189,63 @@ class _ScopePass:
                 cp.by_id[ident] = found
 
     def build_tree(self, top: ScopeNode) -> None:
-        """Pre-order over the scope tree under `top` (iterative: nesting is deep)."""
-        cp, identity = self.cp, self.identity
-        scopes, tasks, by_pointer, walk = cp.scopes, cp.tasks, cp.by_pointer, self.walk
-        bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-        make_task = self.make_task
-        stack: list[Any] = [top]
+        """Pre-order over the scope tree under `top`: a scope, then each of its tasks
+        followed by the scopes nested in it, its `outputs`, then its cleanup tasks
+        likewise. Iterative (nesting is deep): a frame is a scope's entries and the
+        position to resume at, or a scope not entered yet (position -1)."""
+        tasks, by_pointer, walk = self.cp.tasks, self.cp.by_pointer, self.walk
+        enter = self.enter
+        stack: list[tuple[Any, int]] = [(top, -1)]
         while stack:
-            item = stack.pop()
-            kind = type(item)
-            if kind is TaskNode:
+            entries, i = stack.pop()
+            if i < 0:
+                entries, i = enter(entries), 0
+            n = len(entries)
+            while i < n:
+                item = entries[i]
+                i += 1
+                walk.append(item)  # a task (its own fields), or the scope (its `outputs`)
+                if type(item) is ScopeNode:
+                    continue
                 tasks.append(item)
                 by_pointer[item.pointer] = item
-                walk.append((item, item.scope))
-                if item.children:
-                    stack.extend(reversed(item.children))
-            elif kind is ScopeNode:
-                scope = item
-                scopes.append(scope)
-                sptr = scope.pointer
-                by_pointer[sptr] = scope
-                model = scope.model
-                frames: list[Any] = []
-                for i, t in enumerate(model.tasks):
-                    node = make_task(t, f"{sptr}/tasks/{i}", scope, i, False)
-                    scope.tasks.append(node)
-                    frames.append(node)
-                for i, o in enumerate(model.outputs):
-                    if isinstance(o, TaskOutput) and isinstance(o.name, str):
-                        optr = f"{sptr}/outputs/{i}"
-                        usable = not bad_names or f"{optr}/name" not in bad_names
-                        scope.outputs.append(OutputDecl(o.name, o, optr, usable))
-                frames.append(("outputs", scope))
-                for i, t in enumerate(model.always):
-                    node = make_task(t, f"{sptr}/always/{i}", scope, i, True)
-                    scope.always.append(node)
-                    frames.append(node)
-                stack.extend(reversed(frames))
+                if item.children:  # its nested scopes first, then the rest of this scope
+                    stack.append((entries, i))
+                    stack.extend((child, -1) for child in reversed(item.children))
+                    break
+
+    def enter(self, scope: ScopeNode) -> list[Any]:
+        """Record `scope`, make the nodes of its tasks, exports and cleanup tasks; return
+        its entries in document order: its task nodes, itself (for its `outputs`), its
+        cleanup task nodes."""
+        self.cp.scopes.append(scope)
+        sptr = scope.pointer
+        self.cp.by_pointer[sptr] = scope
+        model = scope.model
+        identity = self.identity
+        copies, invalid_ids = identity.copies, identity.invalid_ids
+        make_task = self.make_task
+        entries: list[Any] = scope.tasks
+        for i, t in enumerate(model.tasks):
+            ptr = f"{sptr}/tasks/{i}"
+            if type(t) in _LEAF_TASKS and not t.__pydantic_private__:
+                # the common case: a task model without marks (so its `id` is a string) and without child scopes
+                entries.append(TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies, ptr not in invalid_ids))
             else:
-                walk.append((None, item[1]))
+                entries.append(make_task(t, ptr, scope, i, False))
+        bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
+        for i, o in enumerate(model.outputs):
+            if isinstance(o, TaskOutput) and isinstance(o.name, str):
+                optr = f"{sptr}/outputs/{i}"
+                usable = not bad_names or f"{optr}/name" not in bad_names
+                scope.outputs.append(OutputDecl(o.name, o, optr, usable))
+        always = scope.always
+        for i, t in enumerate(model.always):
+            always.append(make_task(t, f"{sptr}/always/{i}", scope, i, True))
+        entries = entries + [scope]
+        if always:
+            entries += always
+        return entries
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
         ident = getattr(t, "id", None)
@@ -260,20 +280,13 @@ class _ScopePass:
                 children.append((suffix, model, ScopeRole.FOREACH_BODY, None))
             else:
                 children.append((suffix, model, ScopeRole.BODY, None))
+        depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         for suffix, model, role, branch in children:
             if not isinstance(model, TaskScope):
                 continue
-            child = ScopeNode(
-                ptr + suffix,
-                model,
-                role,
-                node,
-                scope,
-                branch=branch,
-                depth=scope.depth + 1,
-                group=scope.group,
-            )
-            child.foreach = child if role is ScopeRole.FOREACH_BODY else scope.foreach
+            child = ScopeNode(ptr + suffix, model, role, node, scope, branch, depth, group, foreach)
+            if role is ScopeRole.FOREACH_BODY:
+                child.foreach = child
             node.children.append(child)
         return node
 
@@ -282,11 +295,12 @@ class _ScopePass:
     def resolve(self) -> None:
         values, read_task, ports = self.values, self.read_task, self.ports
         readers = _READERS
-        for task, scope in self.walk:
-            if task is None:
-                for o in scope.outputs:
-                    values(f"{o.pointer}/value", o.model.value, None, scope)
+        for task in self.walk:
+            if type(task) is ScopeNode:  # a scope's `outputs`
+                for o in task.outputs:
+                    values(f"{o.pointer}/value", o.model.value, None, task)
                 continue
+            scope = task.scope
             model = task.model
             if getattr(model, "dependsOn", None):
                 self.depends_on(task)
@@ -514,11 +528,38 @@ class _ScopePass:
     ) -> None:
         if not isinstance(source, str):
             return
-        res = Resolution(kind, ptr, source, None, True, port if isinstance(port, str) else None, reader, scope)
-        self.cp.resolutions[ptr] = res
-        target = self.cp.by_id.get(source)
-        if type(target) is not TaskNode:
-            res.ok = False
+        target = self.by_id.get(source)
+        if not isinstance(port, str):
+            port = None
+        if type(target) is TaskNode and scope is target.scope and target is not reader and not target.in_always:
+            # the common case, inline: a task of the reader's own scope (no boundary crossed)
+            self.resolutions[ptr] = Resolution(kind, ptr, source, target, True, port, reader, scope)
+            if reader is not None:
+                dep = reader.deps.get(target)  # add_dep(reader, target, ptr, explicit=False)
+                if dep is None:
+                    reader.deps[target] = Dependency(target, [ptr], False, True)
+                else:
+                    dep.pointers.append(ptr)
+                    dep.reads = True
+            return
+        self.read_target(kind, ptr, source, port, reader, scope, target)
+
+    def read_target(
+        self,
+        kind: str,
+        ptr: str,
+        source: str,
+        port: str | None,
+        reader: TaskNode | None,
+        scope: ScopeNode,
+        target: Any,
+    ) -> None:
+        """`read_task` once `source` is looked up (`target`: what the ID names, if anything)."""
+        if type(target) is TaskNode:
+            res = Resolution(kind, ptr, source, target, True, port, reader, scope)
+            self.resolutions[ptr] = res
+        else:
+            self.resolutions[ptr] = res = Resolution(kind, ptr, source, None, False, port, reader, scope)
             rep = self.reporter
             src_ptr = f"{ptr}/source"
             subject = self.subject(reader, scope)
@@ -547,7 +588,6 @@ class _ScopePass:
                 hint=hint,
             )
             return
-        res.target = target
         if target is reader:
             self.add_dep(reader, target, ptr, explicit=False)  # a self-dependency: reported as a cycle
             return
@@ -568,11 +608,7 @@ class _ScopePass:
                 for cs in crossed:
                     self.capture(cs, kind, source, res.port, target, ptr)
                 if pos is not None:
-                    dep = pos.deps.get(target)  # add_dep(pos, target, ptr, explicit=False), inline: the common case
-                    if dep is None:
-                        dep = pos.deps[target] = Dependency(target)
-                    dep.pointers.append(ptr)
-                    dep.reads = True
+                    self.add_dep(pos, target, ptr, explicit=False)
                 return
         res.ok = False
         if self.copy_visible(source, scope):
@@ -973,17 +1009,19 @@ class _ScopePass:
 
     def order(self) -> None:
         for scope in self.cp.scopes:
-            for nodes, attr in ((scope.tasks, "order"), (scope.always, "always_order")):
-                if not any(t.deps for t in nodes):
-                    setattr(scope, attr, list(nodes))  # no dependencies: list order
-                    continue
-                order, acyclic = self._topo(nodes)
-                setattr(scope, attr, order)
-                if acyclic:
-                    continue  # every task ordered and none depends on itself: no cycle to report
-                for scc in self.cycles(nodes):
-                    scope.has_cycle = True
-                    self.report_cycle(scc)
+            scope.order = self.order_list(scope, scope.tasks)
+            if scope.always:
+                scope.always_order = self.order_list(scope, scope.always)
+
+    def order_list(self, scope: ScopeNode, nodes: list[TaskNode]) -> list[TaskNode]:
+        """`nodes` (a scope's `tasks` or `always`) in topological order; each cycle among
+        them reported once."""
+        order, acyclic = self._topo(nodes)
+        if not acyclic:
+            for scc in self.cycles(nodes):
+                scope.has_cycle = True
+                self.report_cycle(scc)
+        return order
 
     @staticmethod
     def same_list(a: TaskNode, b: TaskNode) -> bool:
@@ -1002,8 +1040,10 @@ class _ScopePass:
         # The common case: every dependency on a task of the list points to an earlier one.
         # Kahn's algorithm taking the lowest index first then gives the list order itself.
         self_loop = False
+        scope, in_always = nodes[0].scope, nodes[0].in_always  # (the same for every task of the list)
         for i, t in enumerate(nodes):
-            scope, in_always = t.scope, t.in_always
+            if not t.deps:
+                continue
             for d in t.deps:
                 if d is t:
                     self_loop = True

@@ -16,8 +16,8 @@ and nothing more is reported: one mistake, one diagnostic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from taskplan.diagnostics import Related, Reporter
 from taskplan.ir.checked import CheckedPlan, ChoiceNode, GroupNode, InputDecl, ScopeNode, ScopeRole, TaskNode
@@ -94,6 +94,35 @@ class _Binding:
         self.pointer, self.value, self.scope, self.type = pointer, value, scope, type_
 
 
+class _Contract(NamedTuple):
+    """What `_operation` reads of an operation, for every task calling it."""
+
+    input_ports: Mapping[str, Field]
+    """Port name -> the port (`input_type.get_field`)."""
+    fixed: Mapping[str, Any]
+    consumes: Mapping[str, str]
+    required_ports: tuple[Field, ...]
+    output_type: BType | None
+    output_port_types: Mapping[str, BType]
+    optional_output_ports: frozenset[str]
+
+    @classmethod
+    def of(cls, op: "Operation") -> "_Contract":
+        out_t = op.output_type
+        ports: dict[str, Field] = {}
+        for f in op.input_type.fields:
+            ports.setdefault(f.name, f)
+        return cls(
+            ports,
+            op.fixed,
+            op.consumes,
+            op.required_ports,
+            out_t,
+            op.output_port_types if out_t is not None else {},
+            op.optional_output_ports if out_t is not None else frozenset(),
+        )
+
+
 class _Typer:
     def __init__(self, checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter):
         self.cp = checked
@@ -101,6 +130,9 @@ class _Typer:
         self.rep = reporter
         self.file = reporter.document.path
         self.out = TypedPlan(checked, catalog)
+        self.values = self.out.values
+        self.tasks = self.out.tasks
+        self.resolutions = checked.resolutions
         self._type_cache: dict[int, BType | None] = {}
         self._item_types: dict[TaskNode, BType | None] = {}
         self._scopes_done: set[ScopeNode] = set()
@@ -111,10 +143,10 @@ class _Typer:
         self._produced: set[str] = set()
         self._any_producer = catalog is None
         self._origin_memo: dict[Any, frozenset[str] | None] = {}
+        self._contracts: dict["Operation", _Contract] = {}
+        """Operation -> what the tasks calling it are checked against (looked up once)."""
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
-        self._resolved: dict[TaskNode, "Resolution"] = {}
-        """Operation task -> what its `operation` resolves to (by `_collect_producers`)."""
 
     # ================================================================== driver
 
@@ -127,7 +159,6 @@ class _Typer:
                 self._declare_input(decl)
         for c in cp.choices:
             self._choice(c)
-        self._collect_producers()
         self._scope(cp.root)
         for g in cp.groups:
             self._group(g)
@@ -241,10 +272,11 @@ class _Typer:
         if scope in self._scopes_done:
             return self.out.scope_outputs.get(scope, {})
         self._scopes_done.add(scope)
+        task = self._task
         for t in scope.order:
-            self._task(t)
+            task(t)
         for t in scope.always_order:
-            self._task(t)
+            task(t)
         outputs: dict[str, BType | None] = {}
         for o in scope.outputs:
             if not isinstance(o.model, TaskOutput):
@@ -270,7 +302,7 @@ class _Typer:
     # ================================================================== tasks
 
     def _task(self, t: TaskNode) -> None:
-        tasks = self.out.tasks
+        tasks = self.tasks
         if t in tasks:
             return
         m = t.model
@@ -313,15 +345,15 @@ class _Typer:
         return TaskTypes(ports, _object(ports))
 
     def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
-        pointer, scope = t.pointer, t.scope
+        pointer, scope, value = t.pointer, t.scope, self.value
         bindings: list[tuple[int, TaskOutput, str, BType | None]] = []
         for i, b in enumerate(m.inputs):
             if isinstance(b, TaskOutput):
                 value_ptr = f"{pointer}/inputs/{i}/value"
-                bindings.append((i, b, value_ptr, self.value(b.value, value_ptr, scope)))
+                bindings.append((i, b, value_ptr, value(b.value, value_ptr, scope)))
         if self.catalog is None:
             return TaskTypes(None, None)
-        res = self._resolved.get(t) or self.catalog.resolve(m.operation)
+        res = self.catalog.resolve(m.operation)
         if not res.ok:
             if res.code is not None:
                 self.rep.report(
@@ -334,23 +366,27 @@ class _Typer:
             return TaskTypes(None, None)
         op = res.operation
         assert op is not None
+        contract = self._contracts.get(op)
+        if contract is None:
+            contract = self._contracts[op] = _Contract.of(op)
+        input_ports, fixed, consumes, required_ports, out_t, out_ports, optional_out = contract
         bound: set[str] = set()
         explained: set[str] = set()
         """Ports an unknown binding is a misspelling of (its did-you-mean): not also unbound."""
         bad_names = self.cp.identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-        input_type, consumes = op.input_type, op.consumes
+        fits = bt.fits
         for i, b, value_ptr, vt in bindings:
             name = b.name
             if name in bound or (bad_names and f"{pointer}/inputs/{i}/name" in bad_names):
                 continue  # already reported (invalid or duplicated name)
             bound.add(name)
-            port = input_type.get_field(name)
+            port = input_ports.get(name)
             if port is None:
                 close = self._unknown_input(t, op, f"{pointer}/inputs/{i}/name", name)
                 if close is not None:
                     explained.add(close)
                 continue
-            if name in op.fixed:  # (op.is_fixed)
+            if name in fixed:  # (op.is_fixed)
                 self.rep.report(
                     "TASK_INPUT_CATALOG_OWNED",
                     f"{pointer}/inputs/{i}/name",
@@ -360,25 +396,24 @@ class _Typer:
                     related=self._slot_related(op.slot(f"/fixed/{_escape(name)}"), "the catalog fixes it here"),
                 )
                 continue
-            kind = consumes.get(name)
+            kind = consumes.get(name) if consumes else None
             if kind is not None:
                 self._consuming.append(_Binding(t, op, port, kind, value_ptr, b.value, scope, vt))
                 continue
-            if vt is not None and bt.fits(vt, port.type) is not None:  # (what _check_port reports)
+            if vt is not None and fits(vt, port.type) is not None:  # (what _check_port reports)
                 self._check_port(t, op, port, b.value, value_ptr, vt)
-        for port in op.required_ports:
+        for port in required_ports:
             if port.name in bound:
                 continue
-            kind = consumes.get(port.name)
+            kind = consumes.get(port.name) if consumes else None
             if kind is not None:
                 self._missing_consumed.append((t, op, port, kind, port.name in explained))
                 continue
             if port.name not in explained:
                 self._missing_input(t, op, port)
-        out_t = op.output_type
         if out_t is None:
             return TaskTypes({}, bt.ANY, op)
-        return TaskTypes(dict(op.output_port_types), out_t, op, op.optional_output_ports)
+        return TaskTypes(dict(out_ports), out_t, op, optional_out)
 
     def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> str | None:
         """Report an unknown binding; return the port it is a misspelling of, if any."""
@@ -545,7 +580,7 @@ class _Typer:
             t = kind(self, v, pointer, scope)
         else:
             t = self._value(v, pointer, scope)
-        self.out.values[pointer] = t
+        self.values[pointer] = t
         return t
 
     def _value(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType | None:
@@ -568,16 +603,16 @@ class _Typer:
     def _number(self, v: NumberValue, ptr: str, scope: ScopeNode | None) -> BType:
         n = v.number
         integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
-        return bt.scalar("integer" if integral else "number", Slot(self.file, ptr))
+        return bt.plain("integer" if integral else "number", Slot(self.file, ptr))
 
     def _boolean(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.scalar("boolean", Slot(self.file, ptr))  # a boolean literal, `present`
+        return bt.plain("boolean", Slot(self.file, ptr))  # a boolean literal, `present`
 
     def _null(self, v: NullValue, ptr: str, scope: ScopeNode | None) -> BType:
         return bt.scalar("null", Slot(self.file, ptr))
 
     def _index(self, v: IndexValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.scalar("integer", Slot(self.file, ptr))
+        return bt.plain("integer", Slot(self.file, ptr))
 
     def _object_value(self, v: ObjectValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         fields: list[Field] = []
@@ -606,11 +641,11 @@ class _Typer:
     def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
         for i, item in enumerate(v.items):
             self.value(item, f"{ptr}/items/{i}", scope)
-        return bt.scalar("string", Slot(self.file, ptr))
+        return bt.plain("string", Slot(self.file, ptr))
 
     def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
         self._predicate(v, ptr, scope)
-        return bt.scalar("boolean", Slot(self.file, ptr))
+        return bt.plain("boolean", Slot(self.file, ptr))
 
     # -- references: the type of what they resolve to (None: in error, already reported)
 
@@ -621,18 +656,19 @@ class _Typer:
         return r.target
 
     def _output_read(self, v: OutputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
-        r = self.cp.resolutions.get(ptr)  # (_target, inline: the commonest value)
+        r = self.resolutions.get(ptr)  # (_target, inline: the commonest value)
         if r is None or not r.ok or r.target is None:
             return None
         target = r.target
-        tt = self.out.tasks.get(target)
+        tt = self.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
-        if v.port is None:
+        port, ports = v.port, tt.ports
+        if port is None:
             return tt.whole
-        if v.port in tt.ports:
-            return tt.ports[v.port]
-        self._unknown_output(target, tt, v.port, ptr)
+        if port in ports:
+            return ports[port]
+        self._unknown_output(target, tt, port, ptr)
         return None
 
     def _input_read(self, v: InputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
@@ -786,13 +822,11 @@ class _Typer:
         unknown may produce any kind: an unknown contract proves no absence."""
         if self.catalog is None:
             return
-        resolve, resolved = self.catalog.resolve, self._resolved
+        resolve = self.catalog.resolve
         for node in self.cp.tasks:
             m = node.model
             if isinstance(m, OperationTask):  # in error or not: its contract says what it produces
                 res = resolve(m.operation) if isinstance(m.operation, str) else None
-                if res is not None:
-                    resolved[node] = res  # resolved once: `_operation` reads it here
                 if res is not None and res.ok and res.operation is not None:
                     self._produced.update(res.operation.produces.values())
                 else:
@@ -806,6 +840,9 @@ class _Typer:
         return self._any_producer or kind in self._produced
 
     def _check_artifacts(self) -> None:
+        if not self._missing_consumed and not self._consuming:
+            return  # no operation consumes an artifact: what the plan produces does not matter
+        self._collect_producers()
         for t, op, port, kind, explained in self._missing_consumed:
             if self._produced_somewhere(kind):
                 if not explained:
@@ -1002,9 +1039,13 @@ class _Typer:
 
 def _object(ports: dict[str, BType | None]) -> BType | None:
     """The whole result of a task whose ports are `ports` (None when one is unknown)."""
-    if any(t is None for t in ports.values()):
-        return None
-    return bt.object_of([bt.new_field(name, t) for name, t in ports.items()], closed=True)  # type: ignore[arg-type]
+    new_field = bt.new_field
+    fields = []
+    for name, t in ports.items():
+        if t is None:
+            return None
+        fields.append(new_field(name, t))
+    return bt.object_of(fields, closed=True)
 
 
 def _handler(table: dict[type, Any], node: Any) -> Any:

@@ -1,0 +1,136 @@
+"""The fast constructors of taskplan.model.btype give exactly what the general path
+(`make`, with its normalisation) gives: `plain`, `array_of`, `object_of` and
+`from_task_type` (which builds its types without `make`). Compared by `repr`, so
+that the slots (which take no part in equality) are compared too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taskplan.model import btype as bt
+from taskplan.model.btype import Field, Slot, make
+from taskplan.model.plan import TaskType
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+SLOTS = st.one_of(st.none(), st.builds(Slot, st.just("plan.yaml"), st.sampled_from(["/a", "/b/0", ""])))
+SCALARS = st.sampled_from(["string", "number", "integer", "boolean"])
+
+
+@st.composite
+def btypes(draw: Any) -> bt.BType:
+    kind = draw(st.sampled_from(["string", "number", "integer", "boolean", "null", "any", "object", "array"]))
+    if kind == "array":
+        return make("array", items=draw(st.one_of(st.none(), st.builds(make, SCALARS))), origin=draw(SLOTS))
+    if kind == "object":
+        fields = [Field(n, make("string")) for n in draw(st.lists(st.sampled_from("abc"), max_size=3))]
+        return make("object", fields=fields, closed=draw(st.booleans()), origin=draw(SLOTS))
+    return make(kind, nullable=draw(st.booleans()), origin=draw(SLOTS))
+
+
+@SETTINGS
+@given(SCALARS, SLOTS)
+def test_plain_is_make(kind: str, origin: Slot | None) -> None:
+    assert repr(bt.plain(kind, origin)) == repr(make(kind, origin=origin))
+    assert repr(bt.plain(kind, origin)) == repr(bt.scalar(kind, origin))
+
+
+@SETTINGS
+@given(st.one_of(st.none(), btypes()), SLOTS)
+def test_array_of_is_make(items: bt.BType | None, origin: Slot | None) -> None:
+    assert repr(bt.array_of(items, origin=origin)) == repr(make("array", items=items, origin=origin))
+    assert repr(bt.array_of(items)) == repr(make("array", items=items))
+    assert repr(bt.array_of(items, nullable=True)) == repr(make("array", items=items, nullable=True))
+
+
+@SETTINGS
+@given(st.lists(btypes(), max_size=3), st.booleans(), SLOTS)
+def test_object_of_is_make(types: list[bt.BType], closed: bool, origin: Slot | None) -> None:
+    fields = [bt.new_field(f"f{i}", t) for i, t in enumerate(types)]
+    expected = make("object", fields=fields, closed=closed, origin=origin)
+    assert repr(bt.object_of(fields, closed=closed, origin=origin)) == repr(expected)
+    assert repr(bt.object_of(iter(fields), closed=closed, origin=origin)) == repr(expected)
+    assert repr(bt.object_of(fields)) == repr(make("object", fields=fields, closed=True))
+
+
+# ------------------------------------------------------------- from_task_type
+
+
+def _reference(t: Any, file: str, pointer: str, depth: int = 0) -> bt.BType | None:
+    """from_task_type through `make` (the implementation before its fast path)."""
+    if not isinstance(t, TaskType) or depth > 128:
+        return None
+    kind = t.kind
+    if kind not in bt.KINDS or kind in ("null", "never"):
+        return None
+    origin = Slot(file, pointer)
+    null_slot = Slot(file, pointer + "/nullable") if t.nullable else None
+    if kind == "any":
+        return make("any", origin=origin, description=t.description)
+    if t.enum is not None and kind != "string":
+        return None
+    items = None
+    fields: list[Field] = []
+    if kind == "array":
+        items = _reference(t.items, file, pointer + "/items", depth + 1)
+        if items is None:
+            return None
+    elif t.items is not None:
+        return None
+    if kind == "object":
+        for i, f in enumerate(t.fields):
+            fp = f"{pointer}/fields/{i}"
+            ft = _reference(getattr(f, "type", None), file, fp + "/type", depth + 1)
+            if ft is None:
+                return None
+            fields.append(Field(f.name, ft, bool(f.required), Slot(file, fp)))
+    elif t.fields:
+        return None
+    return make(
+        kind,
+        nullable=bool(t.nullable),
+        enum=t.enum,
+        items=items,
+        fields=fields,
+        closed=True,
+        origin=origin,
+        enum_slot=Slot(file, pointer + "/enum") if t.enum is not None else None,
+        null_slot=null_slot,
+        description=t.description,
+    )
+
+
+TYPE_KINDS = st.sampled_from(["string", "number", "integer", "boolean", "object", "array", "any", "null", "never", "bogus"])
+
+
+@st.composite
+def task_types(draw: Any, depth: int = 0) -> dict[str, Any]:
+    node: dict[str, Any] = {"kind": draw(TYPE_KINDS)}
+    if draw(st.booleans()):
+        node["nullable"] = draw(st.booleans())
+    if draw(st.integers(0, 3)) == 0:
+        node["enum"] = draw(st.lists(st.sampled_from(["a", "b", "a", "c"]), min_size=1, max_size=4))
+    if draw(st.integers(0, 3)) == 0:
+        node["description"] = "d"
+    if depth < 3 and (node["kind"] == "array" or draw(st.integers(0, 9)) == 0):
+        node["items"] = draw(task_types(depth + 1))
+    if depth < 3 and (node["kind"] == "object" or draw(st.integers(0, 9)) == 0):
+        names = draw(st.lists(st.sampled_from(["a", "b", "c"]), max_size=3))
+        fields = []
+        for n in names:
+            field: dict[str, Any] = {"name": n, "type": draw(task_types(depth + 1))}
+            if draw(st.booleans()):
+                field["required"] = draw(st.booleans())
+            fields.append(field)
+        node["fields"] = fields
+    return node
+
+
+@SETTINGS
+@given(task_types())
+def test_from_task_type_is_the_make_path(raw: dict[str, Any]) -> None:
+    t = TaskType.model_validate(raw)
+    assert repr(bt.from_task_type(t, "plan.yaml", "/inputs/0/type")) == repr(_reference(t, "plan.yaml", "/inputs/0/type"))
