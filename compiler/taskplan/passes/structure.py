@@ -48,6 +48,7 @@ from taskplan.model.plan import (
     ParallelTask,
     PlanningChoice,
     PredicateValue,
+    SequenceTask,
     StringValue,
     TaskGroup,
     TaskInput,
@@ -117,19 +118,19 @@ class _Structure:
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
         task, plain = self.task, self.plain_operation
         for i, t in enumerate(scope.tasks):
-            if not plain(t):
+            if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/tasks/{i}")
         for i, t in enumerate(scope.always):
-            if not plain(t):
+            if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/always/{i}")
         if scope.outputs:
             self.named(scope.outputs, f"{ptr}/outputs", subject)
 
-    def plain_operation(self, task: Any) -> bool:
+    def plain_operation(self, task: OperationTask) -> bool:
         """An operation task with nothing to report: an objective, and bindings whose
         values `value` has nothing to say about (the commonest task, skipped without
         building its pointer)."""
-        if type(task) is not OperationTask or self.max_depth < 1:
+        if self.max_depth < 1:
             return False
         objective = task.objective
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
@@ -152,9 +153,12 @@ class _Structure:
             self.value(v, f"{ptr}/{i}/value", subject, 1)
 
     # -------------------------------------------------------------------- tasks
+    #
+    # Tasks and values are told apart by exact class (the shape pass builds no subclasses).
 
     def task(self, task: Any, ptr: str) -> None:
-        if isinstance(task, InvalidTask):
+        kind = type(task)
+        if kind is InvalidTask:
             subject = {"task": task.id} if task.id else None
             for suffix, child in scopes_of(task):
                 self.scope(child, ptr + suffix, subject)
@@ -163,34 +167,40 @@ class _Structure:
         objective = task.objective
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             self.objective(task, ptr, subject, "task")
+        fields = task.__dict__
         for name in ("inputs", "outputs"):
-            items = task.__dict__.get(name)
+            items = fields.get(name)
             if items:
                 self.named(items, f"{ptr}/{name}", subject)
-        if isinstance(task, TransformTask):
+        if kind is SequenceTask:
+            self.scope(task.body, f"{ptr}/body", subject)
+        elif kind is TransformTask:
             self.type_(task.resultType, f"{ptr}/resultType", subject)
             self.transform(task, ptr, subject)
-        elif isinstance(task, ConditionalTask):
+        elif kind is ConditionalTask:
             self.value(task.condition, f"{ptr}/condition", subject, 1)
-        elif isinstance(task, ForeachTask):
+            self.scope(task.body, f"{ptr}/body", subject)
+            if task.otherwise is not None:
+                self.scope(task.otherwise, f"{ptr}/otherwise", subject)
+            self.conditional_outputs(task, ptr, subject)
+        elif kind is ForeachTask:
             self.value(task.items, f"{ptr}/items", subject, 1)
             self.bound(task, "maxItems", MAX_ITEMS, ptr, subject)
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-        elif isinstance(task, ParallelTask):
-            if len(task.branches) < 2 and "branches" not in dropped_fields(task):
+            self.scope(task.body, f"{ptr}/body", subject)
+        elif kind is ParallelTask:
+            branches = task.branches
+            if len(branches) < 2 and "branches" not in dropped_fields(task):
                 self.report(
                     "TASK_PARALLEL_INVALID",
                     f"{ptr}/branches",
-                    f"parallel task `{task.id}` has {len(task.branches)} branch{'' if len(task.branches) == 1 else 'es'}; it needs at least two",
+                    f"parallel task `{task.id}` has {len(branches)} branch{'' if len(branches) == 1 else 'es'}; it needs at least two",
                     subject,
                     hint="add a branch, or use a `sequence` task for a single scope",
                 )
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-        for suffix, child in scopes_of(task):
-            self.scope(child, ptr + suffix, subject)
-        if isinstance(task, ConditionalTask):
-            self.conditional_outputs(task, ptr, subject)
-        elif isinstance(task, ParallelTask):
+            for i, branch in enumerate(branches):
+                self.scope(branch, f"{ptr}/branches/{i}", subject)
             self.parallel_outputs(task, ptr, subject)
 
     def objective(self, node: Any, ptr: str, subject: dict, what: str) -> None:
@@ -436,7 +446,7 @@ class _Structure:
     # ------------------------------------------------------------------- values
 
     def value(self, value: Any, ptr: str, subject: dict | None, depth: int) -> None:
-        if isinstance(value, InvalidValue):
+        if type(value) is InvalidValue:
             return
         if depth > self.max_depth:
             self.report(
@@ -448,7 +458,8 @@ class _Structure:
             )
             mark_broken(value, "TASK_VALUE_INVALID")
             return
-        if isinstance(value, NumberValue):
+        kind = type(value)
+        if kind is NumberValue:
             number = value.number
             if not -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
                 self.report(
@@ -459,13 +470,13 @@ class _Structure:
                     hint="pass large numbers as text (`{kind: string, text: ...}`)",
                 )
                 mark_broken(value, "TASK_VALUE_INVALID")
-        elif isinstance(value, ObjectValue):
+        elif kind is ObjectValue:
             plain = depth < self.max_depth  # a member is not too deep
             for i, member in enumerate(value.members):
                 if not (plain and _plain_value(member.value)):  # (nothing to check: no pointer)
                     self.value(member.value, f"{ptr}/members/{i}/value", subject, depth + 1)
-        elif isinstance(value, (ArrayValue, FieldValue, JsonValue, PredicateValue)):
-            if isinstance(value, (FieldValue, JsonValue)) and len(value.items) != 1:
+        elif kind in _ITEM_VALUES:
+            if (kind is FieldValue or kind is JsonValue) and len(value.items) != 1:
                 self.report(
                     "TASK_VALUE_INVALID",
                     f"{ptr}/items",
@@ -474,7 +485,7 @@ class _Structure:
                     hint="`items: [<the value>]`",
                 )
                 mark_broken(value, "TASK_VALUE_INVALID")
-            elif isinstance(value, PredicateValue):
+            elif kind is PredicateValue:
                 self.predicate(value, ptr, subject)
             plain = depth < self.max_depth  # an item is not too deep
             for i, item in enumerate(value.items):
@@ -575,6 +586,9 @@ class _Structure:
 # ---------------------------------------------------------------------- helpers
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue)
+
+_ITEM_VALUES = frozenset({ArrayValue, FieldValue, JsonValue, PredicateValue})
+"""Value classes that hold `items`."""
 
 _NOTHING_TO_CHECK = frozenset(
     {NullValue, StringValue, BooleanValue, InputValue, OutputValue, ChoiceValue, ItemValue, IndexValue, PresentValue}
