@@ -283,17 +283,22 @@ class _Identity:
             ptr, ty = stack.pop()
             if not isinstance(ty, TaskType):
                 continue
-            fields = ty.fields
-            self.names(fields, f"{ptr}/fields", "field")
+            fields, items = ty.fields, ty.items
+            if fields:  # (no names in an empty list: no pointer needed)
+                self.names(fields, f"{ptr}/fields", "field")
             later: list[tuple[str, Any]] = []
-            if ty.items is not None:
-                later.append((f"{ptr}/items", ty.items))
+            if items is not None:
+                later.append((f"{ptr}/items", items))
             for j, f in enumerate(fields):
                 if isinstance(f, TaskInput):
-                    later.append((f"{ptr}/fields/{j}/type", f.type))
+                    field_type = f.type
+                    # a type without fields or items holds no names: not walked
+                    if not (type(field_type) is TaskType and not field_type.fields and field_type.items is None):
+                        later.append((f"{ptr}/fields/{j}/type", field_type))
                     if f.default is not None:
                         self.values(f.default, f"{ptr}/fields/{j}/default")
-            stack.extend(reversed(later))
+            if later:
+                stack.extend(reversed(later))
 
     # -------------------------------------------------------------- structure
 

@@ -117,14 +117,15 @@ class _Structure:
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
         task, plain = self.task, self.plain_operation
-        for i, t in enumerate(scope.tasks):
+        fields = scope.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        for i, t in enumerate(fields["tasks"]):
             if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/tasks/{i}")
-        for i, t in enumerate(scope.always):
+        for i, t in enumerate(fields["always"]):
             if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/always/{i}")
-        if scope.outputs:
-            self.named(scope.outputs, f"{ptr}/outputs", subject)
+        if fields["outputs"]:
+            self.named(fields["outputs"], f"{ptr}/outputs", subject)
 
     def plain_operation(self, task: OperationTask) -> bool:
         """An operation task with nothing to report: an objective, and bindings whose
@@ -132,10 +133,11 @@ class _Structure:
         building its pointer)."""
         if self.max_depth < 1:
             return False
-        objective = task.objective
+        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        objective = fields["objective"]
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             return False
-        for item in task.inputs:  # (_plain_value, inline)
+        for item in fields["inputs"]:  # (_plain_value, inline)
             v = item.value
             kind = type(v)
             if kind in _NOTHING_TO_CHECK:
@@ -148,8 +150,9 @@ class _Structure:
         plain = self.max_depth >= 1  # a top-level value is not too deep
         for i, item in enumerate(items):
             v = item.value
-            if plain and _plain_value(v):  # nothing to check: skipped without building a pointer
-                continue
+            kind = type(v)
+            if plain and (kind in _NOTHING_TO_CHECK or (kind is NumberValue and -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER)):
+                continue  # nothing to check (_plain_value, inline): skipped without building a pointer
             self.value(v, f"{ptr}/{i}/value", subject, 1)
 
     # -------------------------------------------------------------------- tasks
@@ -163,33 +166,33 @@ class _Structure:
             for suffix, child in scopes_of(task):
                 self.scope(child, ptr + suffix, subject)
             return
-        subject = {"task": task.id}
-        objective = task.objective
+        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        subject = {"task": fields["id"]}
+        objective = fields["objective"]
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             self.objective(task, ptr, subject, "task")
-        fields = task.__dict__
         for name in ("inputs", "outputs"):
             items = fields.get(name)
             if items:
                 self.named(items, f"{ptr}/{name}", subject)
         if kind is SequenceTask:
-            self.scope(task.body, f"{ptr}/body", subject)
+            self.scope(fields["body"], f"{ptr}/body", subject)
         elif kind is TransformTask:
-            self.type_(task.resultType, f"{ptr}/resultType", subject)
+            self.type_(fields["resultType"], f"{ptr}/resultType", subject)
             self.transform(task, ptr, subject)
         elif kind is ConditionalTask:
-            self.value(task.condition, f"{ptr}/condition", subject, 1)
-            self.scope(task.body, f"{ptr}/body", subject)
-            if task.otherwise is not None:
-                self.scope(task.otherwise, f"{ptr}/otherwise", subject)
+            self.value(fields["condition"], f"{ptr}/condition", subject, 1)
+            self.scope(fields["body"], f"{ptr}/body", subject)
+            if fields["otherwise"] is not None:
+                self.scope(fields["otherwise"], f"{ptr}/otherwise", subject)
             self.conditional_outputs(task, ptr, subject)
         elif kind is ForeachTask:
-            self.value(task.items, f"{ptr}/items", subject, 1)
+            self.value(fields["items"], f"{ptr}/items", subject, 1)
             self.bound(task, "maxItems", MAX_ITEMS, ptr, subject)
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-            self.scope(task.body, f"{ptr}/body", subject)
+            self.scope(fields["body"], f"{ptr}/body", subject)
         elif kind is ParallelTask:
-            branches = task.branches
+            branches = fields["branches"]
             if len(branches) < 2 and "branches" not in dropped_fields(task):
                 self.report(
                     "TASK_PARALLEL_INVALID",
@@ -370,7 +373,8 @@ class _Structure:
     def type_(self, declared: Any, ptr: str, subject: dict | None) -> None:
         if isinstance(declared, InvalidType):
             return
-        kind = declared.kind
+        data = declared.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        kind, enum, items, declared_fields = data["kind"], data["enum"], data["items"], data["fields"]
         errors = 0
         if kind not in TYPE_KINDS:
             close = difflib.get_close_matches(kind, TYPE_KINDS, n=1)
@@ -383,7 +387,7 @@ class _Structure:
             )
             mark_broken(declared, "TASK_TYPE_INVALID")
             return
-        if declared.enum is not None:
+        if enum is not None:
             if kind != "string":
                 errors += 1
                 self.report(
@@ -392,20 +396,20 @@ class _Structure:
                     f"`enum` is for string types only, not `{kind}`",
                     subject,
                 )
-            elif not declared.enum:
+            elif not enum:
                 errors += 1
                 self.report("TASK_TYPE_INVALID", f"{ptr}/enum", "`enum` is empty; it lists 1-256 strings", subject)
             else:
-                if len(declared.enum) > MAX_ENUM:
+                if len(enum) > MAX_ENUM:
                     errors += 1
                     self.report(
                         "TASK_TYPE_INVALID",
                         f"{ptr}/enum/{MAX_ENUM}",
-                        f"`enum` has {len(declared.enum)} strings; at most {MAX_ENUM} are allowed",
+                        f"`enum` has {len(enum)} strings; at most {MAX_ENUM} are allowed",
                         subject,
                     )
                 seen: dict[str, int] = {}
-                for i, text in enumerate(declared.enum):
+                for i, text in enumerate(enum):
                     if text in seen:
                         errors += 1
                         self.report(
@@ -418,7 +422,7 @@ class _Structure:
                     else:
                         seen[text] = i
         if kind == "array":
-            if declared.items is None and "items" not in dropped_fields(declared):
+            if items is None and "items" not in dropped_fields(declared):
                 errors += 1
                 self.report(
                     "TASK_TYPE_INVALID",
@@ -427,17 +431,17 @@ class _Structure:
                     subject,
                     hint="add `items: {kind: ...}` (use `{kind: any}` for opaque elements)",
                 )
-        elif declared.items is not None:
+        elif items is not None:
             errors += 1
             self.report("TASK_TYPE_INVALID", f"{ptr}/items", f"`items` is for array types only, not `{kind}`", subject)
-        if kind != "object" and declared.fields:
+        if kind != "object" and declared_fields:
             errors += 1
             self.report("TASK_TYPE_INVALID", f"{ptr}/fields", f"`fields` is for object types only, not `{kind}`", subject)
         if errors:
             mark_broken(declared, "TASK_TYPE_INVALID")
-        if declared.items is not None:
-            self.type_(declared.items, f"{ptr}/items", subject)
-        for i, declared_field in enumerate(declared.fields):
+        if items is not None:
+            self.type_(items, f"{ptr}/items", subject)
+        for i, declared_field in enumerate(declared_fields):
             fptr = f"{ptr}/fields/{i}"
             self.type_(declared_field.type, f"{fptr}/type", subject)
             if declared_field.default is not None:
