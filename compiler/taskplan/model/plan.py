@@ -845,8 +845,15 @@ VALUE_FIELDS_ALL = frozenset(_VALUE_OTHER) | {"kind"}
 # hooks change is the normalising. `fast_plan_validator()` is TaskPlan's validator with
 # each hook replaced by that normalising alone, as a before-validator (and the task and
 # value kinds told apart as `_wrap_task` and `_wrap_value` do): the same models, without
-# a nested validation per node. The shape pass tries it first; a document it refuses
-# is validated the usual way, where its errors are found and recovered from.
+# a nested validation per node. A document it refuses is validated the usual way, where
+# its errors are found and recovered from.
+#
+# Before it, the shape pass tries `canonical_plan_validator()`: the same schema with the
+# normalising left out altogether, for documents in which it would change nothing (the
+# compact form). Each node's Python call is most of the fast validator's own cost; this
+# one calls none, and refuses (rather than normalises) nulls, empty fields of other
+# kinds and `enum: []`. A refused document costs the canonical validator's work up to
+# its first such field (lists stop there) on top of the fast validator's.
 
 
 def _task_kind(value: Any) -> str | None:
@@ -982,21 +989,97 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-_FAST: list[Any] = []
+_COMPACT = {
+    # a compact document (nothing written that the normalising would change), for the
+    # canonical validator's self-test: every task kind, the kind-less operation task,
+    # YAML's `{kind: null}`
+    "version": 1, "name": "n",
+    "inputs": [{"name": "a", "type": {"kind": "string", "enum": ["x"]}, "required": False,
+                "default": {"kind": "string", "text": "x"}}],
+    "root": {
+        "tasks": [
+            {"id": "t", "operation": "o", "inputs": [{"name": "i", "value": {"kind": None}}]},
+            {"id": "u", "kind": "operation", "operation": "o", "dependsOn": ["t"]},
+            {"id": "v", "kind": "value", "outputs": [{"name": "o", "value": {"kind": "object", "members": [
+                {"name": "m", "value": {"kind": "number", "number": 1.5}}]}}]},
+            {"id": "w", "kind": "transform", "objective": "w", "resultType": {"kind": "object", "fields": [
+                {"name": "f", "type": {"kind": "array", "items": {"kind": "any"}}}]}},
+            {"id": "c", "kind": "conditional", "condition": {"kind": "predicate", "predicate": "not", "items": [
+                {"kind": "input", "source": "a"}]}, "body": {"outputs": [{"name": "n", "value": {"kind": "null"}}]},
+             "otherwise": {"tasks": []}},
+            {"id": "f", "kind": "foreach", "items": {"kind": "array", "items": []}, "parallel": True,
+             "body": {"tasks": [{"id": "s", "kind": "sequence", "body": {}}]}},
+            {"id": "p", "kind": "parallel", "branches": [{}, {"always": [{"id": "k", "kind": "call", "group": "g"}]}]},
+        ],
+        "outputs": [{"name": "r", "value": {"kind": "field", "port": "x", "items": [
+            {"kind": "output", "source": "t", "port": "p"}]}}],
+    },
+    "groups": [{"id": "g", "objective": "g", "inputs": [{"name": "z", "type": {"kind": "integer"}}], "body": {}}],
+    "choices": [{"id": "k", "question": "q", "type": {"kind": "any"}, "recommended": "x",
+                 "alternatives": [{"id": "x", "value": {"kind": "boolean", "boolean": True}}]}],
+}
+
+
+def _null_literal(data: Any) -> Any:  # `_wrap_value`'s normalising of `{kind: null}`
+    return {**data, "kind": "null"}
+
+
+def _canonical_schema(schema: Any) -> Any:
+    """A copy of the fast validator's core schema that refuses what the normalising would
+    change instead of calling it per node (see `canonical_plan_validator`)."""
+    if isinstance(schema, list):
+        return [_canonical_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kind = schema.get("type")
+    if kind == "function-before":  # the normalising: nothing for it to do in what is accepted
+        inner = dict(_canonical_schema(schema["schema"]))
+        if "ref" in schema:
+            inner["ref"] = schema["ref"]
+        return inner
+    if kind == "nullable":  # null means absent: a null is refused, not dropped
+        return _canonical_schema(schema["schema"])
+    out = {key: _canonical_schema(value) for key, value in schema.items()}
+    if kind == "model" and out["cls"] is TaskType:  # `enum: []`, the wire form's "no enum", is refused
+        out["schema"]["fields"]["enum"]["schema"]["schema"]["min_length"] = 1
+    if kind == "tagged-union" and out["discriminator"] is _value_kind:
+        out["discriminator"] = "kind"
+        null = {"type": "function-before", "function": {"type": "no-info", "function": _null_literal}}
+        out["choices"] = {**out["choices"], None: {**null, "schema": out["choices"]["null"]}}
+    elif kind == "tagged-union" and out["discriminator"] is _task_kind:
+        # a task without `kind` is an operation task: tried when there is no tag
+        out["discriminator"] = "kind"
+        out = {"type": "union", "mode": "left_to_right", "choices": [out, out["choices"]["operation"]]}
+    return out
+
+
+_VALIDATORS: list[Any] = []
 
 
 def fast_plan_validator() -> Any:
     """TaskPlan's validator with the hooks replaced by their normalising alone (see
     above); None when it cannot be built as intended (then every document takes the
     usual way). Built once."""
-    if not _FAST:
-        _FAST.append(_build_fast_validator())
-    return _FAST[0]
+    if not _VALIDATORS:
+        _VALIDATORS.extend(_build_validators())
+    return _VALIDATORS[0]
 
 
-def _build_fast_validator() -> Any:
-    from pydantic_core import SchemaValidator
+def canonical_plan_validator() -> Any:
+    """The fast validator for a document in which the normalising would change nothing
+    (no nulls, no empty fields of other kinds, no `enum: []`): the usual compact form.
+    It calls no Python per node (tasks and values are told apart by `kind` in the
+    validator itself; only `{kind: null}` keeps its normalising) and refuses whatever
+    the normalising would have changed, so that a document it accepts validates to the
+    same models as with `fast_plan_validator()`; a document it refuses is for that one.
+    None when it cannot be built as intended. Built once, with the fast validator."""
+    if not _VALIDATORS:
+        _VALIDATORS.extend(_build_validators())
+    return _VALIDATORS[1]
 
+
+def _build_validators() -> tuple[Any, Any]:
+    """(the fast validator, the canonical validator); None for one that cannot be built."""
     befores: dict[type, Callable[[Any], Any]] = {cls: _normalize_task(kind) for kind, cls in TASK_CLASSES.items()}
     befores.update({cls: _normalize_value(kind) for kind, cls in VALUE_CLASSES.items()})
     befores.update({cls: _normalize_node for cls in (TaskInput, TaskScope, TaskGroup, ChoiceAlternative, PlanningChoice, TaskPlan)})
@@ -1007,10 +1090,32 @@ def _build_fast_validator() -> Any:
     try:
         schema = _fast_schema(TaskPlan.__pydantic_core_schema__, hooks, befores)
     except (KeyError, TypeError, AttributeError):  # pragma: no cover - another pydantic
-        return None
+        return None, None
     allowed = set(befores.values())
     if any(kind != "function-before" or function not in allowed for kind, function in _functions(schema)):
-        return None  # pragma: no cover - a hook we do not know of
+        return None, None  # pragma: no cover - a hook we do not know of
+    fast = _compile(schema)
+    if not _same(fast.validate_python(_WIRE), TaskPlan.model_validate(_WIRE)):  # pragma: no cover
+        return None, None
+    try:
+        schema = _canonical_schema(schema)
+    except (KeyError, TypeError, AttributeError):  # pragma: no cover - another pydantic
+        return fast, None
+    if any(function is not _null_literal for _, function in _functions(schema)):
+        return fast, None  # pragma: no cover
+    canonical = _compile(schema)
+    if not _same(canonical.validate_python(_COMPACT), TaskPlan.model_validate(_COMPACT)):  # pragma: no cover
+        return fast, None
+    try:
+        canonical.validate_python(_WIRE)
+    except ValidationError:
+        return fast, canonical
+    return fast, None  # pragma: no cover - it must refuse the wire form
+
+
+def _compile(schema: Any) -> Any:
+    from pydantic_core import SchemaValidator
+
     # pydantic-core builds a `model` schema from its class's own validator (hooks
     # included) when the class is complete: mark ours incomplete while it builds.
     models = [cls for cls in _MODELS | {TaskBase, ValueBase, Node} if "__pydantic_complete__" in cls.__dict__]
@@ -1018,13 +1123,10 @@ def _build_fast_validator() -> Any:
     try:
         for cls in models:
             cls.__pydantic_complete__ = False
-        validator = SchemaValidator(schema)
+        return SchemaValidator(schema)
     finally:
         for cls, value in complete.items():
             cls.__pydantic_complete__ = value
-    if not _same(validator.validate_python(_WIRE), TaskPlan.model_validate(_WIRE)):  # pragma: no cover
-        return None
-    return validator
 
 
 # ---------------------------------------------------------------- placeholders

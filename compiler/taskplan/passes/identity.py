@@ -93,14 +93,22 @@ def _code_text(text: str) -> str:
     return f"`{shown}`"
 
 
-def _plain_bindings(items: list) -> bool:
-    """Bindings with nothing to report (no name twice, no value with names inside):
-    what `named_values(items, ..., lexical=False)` finds nothing in, told without a pointer."""
+def _plain_named(items: list, lexical: bool) -> bool:
+    """Named values with nothing to report (no name twice, every name well-formed when
+    `lexical`, no value with names inside): what `named_values(items, ..., lexical=lexical)`
+    finds nothing in, told without a pointer."""
     seen: set[str] = set()
+    containers = CONTAINER_VALUES
     for item in items:
-        if type(item) is not TaskOutput or item.name in seen or type(item.value) in CONTAINER_VALUES:
+        if type(item) is not TaskOutput:
             return False
-        seen.add(item.name)
+        fields = item.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        name = fields["name"]
+        if name in seen or type(fields["value"]) in containers:
+            return False
+        if lexical and not (0 < len(name) <= ID_MAX and not name.strip(ID_CHARS)):
+            return False
+        seen.add(name)
     return True
 
 
@@ -223,8 +231,15 @@ class _Identity:
         """The member names of every object value in `value`, pre-order (the order of
         `iter_subvalues`, which also yields the leaves: they hold no names)."""
         containers = CONTAINER_VALUES
-        if type(value) not in containers:
+        kind = type(value)
+        if kind not in containers:
             return  # a leaf: no names inside
+        if kind is not ObjectValue:
+            for item in value.items:
+                if type(item) in containers:
+                    break
+            else:
+                return  # items that are all leaves (the commonest container): no names inside
         stack: list[tuple[str, Any]] = [(pointer, value)]
         while stack:
             ptr, v = stack.pop()
@@ -242,6 +257,8 @@ class _Identity:
                         stack.append((f"{ptr}/items/{i}", items[i]))
 
     def named_values(self, items: Any, list_ptr: str, what: str, *, lexical: bool = True) -> None:
+        if type(items) is list and _plain_named(items, lexical):
+            return  # the common case: nothing to report
         self.names(items, list_ptr, what, lexical=lexical)
         if isinstance(items, list):
             for i, item in enumerate(items):
@@ -266,72 +283,88 @@ class _Identity:
             ptr, ty = stack.pop()
             if not isinstance(ty, TaskType):
                 continue
-            fields = ty.fields
-            self.names(fields, f"{ptr}/fields", "field")
+            fields, items = ty.fields, ty.items
+            if fields:  # (no names in an empty list: no pointer needed)
+                self.names(fields, f"{ptr}/fields", "field")
             later: list[tuple[str, Any]] = []
-            if ty.items is not None:
-                later.append((f"{ptr}/items", ty.items))
+            if items is not None:
+                later.append((f"{ptr}/items", items))
             for j, f in enumerate(fields):
                 if isinstance(f, TaskInput):
-                    later.append((f"{ptr}/fields/{j}/type", f.type))
+                    field_type = f.type
+                    # a type without fields or items holds no names: not walked
+                    if not (type(field_type) is TaskType and not field_type.fields and field_type.items is None):
+                        later.append((f"{ptr}/fields/{j}/type", field_type))
                     if f.default is not None:
                         self.values(f.default, f"{ptr}/fields/{j}/default")
-            stack.extend(reversed(later))
+            if later:
+                stack.extend(reversed(later))
 
     # -------------------------------------------------------------- structure
 
-    def task(self, task: Any, ptr: str, stack: list[tuple[str, str, Any]]) -> None:
-        if type(task) is OperationTask:  # the commonest task: no child scopes
-            self.declare(task.id, DECL_TASK, ptr, task)
-            if task.inputs and not _plain_bindings(task.inputs):
-                self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
-            return
-        if isinstance(task, InvalidTask):
+    def tasks(self, tasks: list, prefix: str) -> None:
+        """The tasks of one list (`prefix`: the list's pointer and a slash), each with its
+        own fields and then its child scopes, depth first (document order)."""
+        declarations = self.table.declarations
+        for i, task in enumerate(tasks):
+            ptr = f"{prefix}{i}"
+            if type(task) is not OperationTask:
+                self.task(task, ptr)
+                continue
+            # The commonest task, a leaf, inline: a well-formed ID declared first
+            # (`declare`'s fast path) and bindings with nothing to report.
+            ident = task.id
+            if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
+                declarations[ident] = Declaration(ident, DECL_TASK, ptr, task, True)
+            else:
+                self.declare(ident, DECL_TASK, ptr, task)
+            inputs = task.inputs
+            if inputs and not _plain_named(inputs, False):
+                self.named_values(inputs, f"{ptr}/inputs", "binding", lexical=False)
+
+    def task(self, task: Any, ptr: str) -> None:
+        kind = type(task)  # (by exact class: the shape pass builds no subclasses)
+        if kind is InvalidTask:
             self.declare(task.id, DECL_TASK, ptr, task)
             # values inside a placeholder are not checked; the scopes it kept are
-            stack.extend(reversed([("scope", ptr + suffix, scope) for suffix, scope in scopes_of(task)]))
+            for suffix, scope in scopes_of(task):
+                self.scope(scope, ptr + suffix)
             return
         self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
-        children: list[tuple[str, str, Any]] = []
-        if isinstance(task, OperationTask):
+        if kind is OperationTask:
             self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
-        elif isinstance(task, TransformTask):
+        elif kind is ValueTask:
+            self.named_values(task.outputs, f"{ptr}/outputs", "output")
+        elif kind is CallTask:
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding")
+        elif kind is TransformTask:
             self.named_values(task.inputs, f"{ptr}/inputs", "input")
             self.type(task.resultType, f"{ptr}/resultType")
-        elif isinstance(task, ValueTask):
-            self.named_values(task.outputs, f"{ptr}/outputs", "output")
-        elif isinstance(task, CallTask):
-            self.named_values(task.inputs, f"{ptr}/inputs", "binding")
-        elif isinstance(task, SequenceTask):
-            children.append(("scope", f"{ptr}/body", task.body))
-        elif isinstance(task, ConditionalTask):
+        elif kind is SequenceTask:
+            self.scope(task.body, f"{ptr}/body")
+        elif kind is ConditionalTask:
             self.values(task.condition, f"{ptr}/condition")
-            children.append(("scope", f"{ptr}/body", task.body))
+            self.scope(task.body, f"{ptr}/body")
             if task.otherwise is not None:
-                children.append(("scope", f"{ptr}/otherwise", task.otherwise))
-        elif isinstance(task, ParallelTask):
+                self.scope(task.otherwise, f"{ptr}/otherwise")
+        elif kind is ParallelTask:
             for i, branch in enumerate(task.branches):
-                children.append(("scope", f"{ptr}/branches/{i}", branch))
-        elif isinstance(task, ForeachTask):
+                self.scope(branch, f"{ptr}/branches/{i}")
+        elif kind is ForeachTask:
             self.values(task.items, f"{ptr}/items")
-            children.append(("scope", f"{ptr}/body", task.body))
-        stack.extend(reversed(children))
+            self.scope(task.body, f"{ptr}/body")
 
     def scope(self, scope: Any, ptr: str) -> None:
-        stack: list[tuple[str, str, Any]] = [("scope", ptr, scope)]
-        while stack:
-            what, p, node = stack.pop()
-            if what == "task":
-                self.task(node, p, stack)
-            elif what == "outputs":
-                self.named_values(node, p, "output")
-            elif isinstance(node, TaskScope):
-                items: list[tuple[str, str, Any]] = [("task", f"{p}/tasks/{i}", t) for i, t in enumerate(node.tasks)]
-                if node.outputs:  # (nothing to check in an empty list)
-                    items.append(("outputs", f"{p}/outputs", node.outputs))
-                if node.always:
-                    items.extend(("task", f"{p}/always/{i}", t) for i, t in enumerate(node.always))
-                stack.extend(reversed(items))
+        # Recursive: scopes nest no deeper than a third of the document's depth limit.
+        if not isinstance(scope, TaskScope):
+            return
+        if scope.tasks:
+            self.tasks(scope.tasks, f"{ptr}/tasks/")
+        outputs = scope.outputs
+        if outputs and not _plain_named(outputs, True):  # (the pointer only when needed)
+            self.named_values(outputs, f"{ptr}/outputs", "output")
+        if scope.always:
+            self.tasks(scope.always, f"{ptr}/always/")
 
     def plan(self, plan: TaskPlan) -> None:
         self.inputs(plan.inputs, "/inputs", "input")

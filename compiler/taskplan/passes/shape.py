@@ -79,6 +79,7 @@ from taskplan.model.plan import (
     TaskScope,
     TaskType,
     TaskValue,
+    canonical_plan_validator,
     fast_plan_validator,
     has_shape_error,
     mark_shape_error,
@@ -134,16 +135,20 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
 
 
 def _validate_plain(tree: dict) -> TaskPlan | None:
-    """The plan, when the fast validator accepts the document (`fast_plan_validator`:
-    nothing in error); else None, and the document is validated the usual way (its
-    errors found and recovered from)."""
-    validator = fast_plan_validator()
-    if validator is None:
-        return None
-    try:
-        return validator.validate_python(tree)
-    except Exception:  # noqa: BLE001 - anything at all: the usual way decides
-        return None
+    """The plan, when a fast validator accepts the document (nothing in error); else
+    None, and the document is validated the usual way (its errors found and recovered
+    from). The canonical validator (`canonical_plan_validator`: no Python per node)
+    is tried first; a document it refuses (one with nulls or empty fields of other
+    kinds, or in error) is for `fast_plan_validator`. Lists stop at their first
+    error, so a refusal costs little when the document is in the wire form throughout."""
+    for validator in (canonical_plan_validator(), fast_plan_validator()):
+        if validator is None:
+            continue
+        try:
+            return validator.validate_python(tree)
+        except Exception:  # noqa: BLE001 - anything at all: the next way decides
+            pass
+    return None
 
 
 # ------------------------------------------------------------------ pre-checks
@@ -225,17 +230,27 @@ def _raw_children(task: Any) -> list[tuple[tuple, Any]]:
 
 
 def _count_tasks(scope: Any) -> int:
-    if type(scope) is not dict:
-        return 0
+    """The tasks of `scope` at every depth: what `_raw_children` finds, without a list of
+    (suffix, scope) pairs per compound task (only the count is wanted)."""
     count = 0
-    for key in ("tasks", "always"):
-        tasks = scope.get(key)
-        if type(tasks) is list:
-            count += len(tasks)
-            for task in tasks:
-                if type(task) is dict and ("body" in task or "otherwise" in task or "branches" in task):
-                    for _, child in _raw_children(task):
-                        count += _count_tasks(child)
+    pending = [scope]
+    while pending:
+        scope = pending.pop()
+        if type(scope) is not dict:
+            continue
+        for key in ("tasks", "always"):
+            tasks = scope.get(key)
+            if type(tasks) is list:
+                count += len(tasks)
+                for task in tasks:
+                    if type(task) is dict and ("body" in task or "otherwise" in task or "branches" in task):
+                        for name in ("body", "otherwise"):
+                            child = task.get(name)
+                            if type(child) is dict:
+                                pending.append(child)
+                        branches = task.get("branches")
+                        if type(branches) is list:
+                            pending += branches
     return count
 
 

@@ -48,6 +48,7 @@ from taskplan.model.plan import (
     ParallelTask,
     PlanningChoice,
     PredicateValue,
+    SequenceTask,
     StringValue,
     TaskGroup,
     TaskInput,
@@ -116,25 +117,27 @@ class _Structure:
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
         task, plain = self.task, self.plain_operation
-        for i, t in enumerate(scope.tasks):
-            if not plain(t):
+        fields = scope.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        for i, t in enumerate(fields["tasks"]):
+            if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/tasks/{i}")
-        for i, t in enumerate(scope.always):
-            if not plain(t):
+        for i, t in enumerate(fields["always"]):
+            if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/always/{i}")
-        if scope.outputs:
-            self.named(scope.outputs, f"{ptr}/outputs", subject)
+        if fields["outputs"]:
+            self.named(fields["outputs"], f"{ptr}/outputs", subject)
 
-    def plain_operation(self, task: Any) -> bool:
+    def plain_operation(self, task: OperationTask) -> bool:
         """An operation task with nothing to report: an objective, and bindings whose
         values `value` has nothing to say about (the commonest task, skipped without
         building its pointer)."""
-        if type(task) is not OperationTask or self.max_depth < 1:
+        if self.max_depth < 1:
             return False
-        objective = task.objective
+        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        objective = fields["objective"]
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             return False
-        for item in task.inputs:  # (_plain_value, inline)
+        for item in fields["inputs"]:  # (_plain_value, inline)
             v = item.value
             kind = type(v)
             if kind in _NOTHING_TO_CHECK:
@@ -147,50 +150,60 @@ class _Structure:
         plain = self.max_depth >= 1  # a top-level value is not too deep
         for i, item in enumerate(items):
             v = item.value
-            if plain and _plain_value(v):  # nothing to check: skipped without building a pointer
-                continue
+            kind = type(v)
+            if plain and (kind in _NOTHING_TO_CHECK or (kind is NumberValue and -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER)):
+                continue  # nothing to check (_plain_value, inline): skipped without building a pointer
             self.value(v, f"{ptr}/{i}/value", subject, 1)
 
     # -------------------------------------------------------------------- tasks
+    #
+    # Tasks and values are told apart by exact class (the shape pass builds no subclasses).
 
     def task(self, task: Any, ptr: str) -> None:
-        if isinstance(task, InvalidTask):
+        kind = type(task)
+        if kind is InvalidTask:
             subject = {"task": task.id} if task.id else None
             for suffix, child in scopes_of(task):
                 self.scope(child, ptr + suffix, subject)
             return
-        subject = {"task": task.id}
-        objective = task.objective
+        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        subject = {"task": fields["id"]}
+        objective = fields["objective"]
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             self.objective(task, ptr, subject, "task")
         for name in ("inputs", "outputs"):
-            items = task.__dict__.get(name)
+            items = fields.get(name)
             if items:
                 self.named(items, f"{ptr}/{name}", subject)
-        if isinstance(task, TransformTask):
-            self.type_(task.resultType, f"{ptr}/resultType", subject)
+        if kind is SequenceTask:
+            self.scope(fields["body"], f"{ptr}/body", subject)
+        elif kind is TransformTask:
+            self.type_(fields["resultType"], f"{ptr}/resultType", subject)
             self.transform(task, ptr, subject)
-        elif isinstance(task, ConditionalTask):
-            self.value(task.condition, f"{ptr}/condition", subject, 1)
-        elif isinstance(task, ForeachTask):
-            self.value(task.items, f"{ptr}/items", subject, 1)
+        elif kind is ConditionalTask:
+            self.value(fields["condition"], f"{ptr}/condition", subject, 1)
+            self.scope(fields["body"], f"{ptr}/body", subject)
+            if fields["otherwise"] is not None:
+                self.scope(fields["otherwise"], f"{ptr}/otherwise", subject)
+            self.conditional_outputs(task, ptr, subject)
+        elif kind is ForeachTask:
+            self.value(fields["items"], f"{ptr}/items", subject, 1)
             self.bound(task, "maxItems", MAX_ITEMS, ptr, subject)
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-        elif isinstance(task, ParallelTask):
-            if len(task.branches) < 2 and "branches" not in dropped_fields(task):
+            self.scope(fields["body"], f"{ptr}/body", subject)
+        elif kind is ParallelTask:
+            branches = fields["branches"]
+            if len(branches) < 2 and "branches" not in dropped_fields(task):
                 self.report(
                     "TASK_PARALLEL_INVALID",
                     f"{ptr}/branches",
-                    f"parallel task `{task.id}` has {len(task.branches)} branch{'' if len(task.branches) == 1 else 'es'}; it needs at least two",
+                    f"parallel task `{task.id}` has {len(branches)} branch{'' if len(branches) == 1 else 'es'}; it needs at least two",
                     subject,
                     hint="add a branch, or use a `sequence` task for a single scope",
                 )
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-        for suffix, child in scopes_of(task):
-            self.scope(child, ptr + suffix, subject)
-        if isinstance(task, ConditionalTask):
-            self.conditional_outputs(task, ptr, subject)
-        elif isinstance(task, ParallelTask):
+            for i, branch in enumerate(branches):
+                self.scope(branch, f"{ptr}/branches/{i}", subject)
             self.parallel_outputs(task, ptr, subject)
 
     def objective(self, node: Any, ptr: str, subject: dict, what: str) -> None:
@@ -360,7 +373,8 @@ class _Structure:
     def type_(self, declared: Any, ptr: str, subject: dict | None) -> None:
         if isinstance(declared, InvalidType):
             return
-        kind = declared.kind
+        data = declared.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        kind, enum, items, declared_fields = data["kind"], data["enum"], data["items"], data["fields"]
         errors = 0
         if kind not in TYPE_KINDS:
             close = difflib.get_close_matches(kind, TYPE_KINDS, n=1)
@@ -373,7 +387,7 @@ class _Structure:
             )
             mark_broken(declared, "TASK_TYPE_INVALID")
             return
-        if declared.enum is not None:
+        if enum is not None:
             if kind != "string":
                 errors += 1
                 self.report(
@@ -382,20 +396,20 @@ class _Structure:
                     f"`enum` is for string types only, not `{kind}`",
                     subject,
                 )
-            elif not declared.enum:
+            elif not enum:
                 errors += 1
                 self.report("TASK_TYPE_INVALID", f"{ptr}/enum", "`enum` is empty; it lists 1-256 strings", subject)
             else:
-                if len(declared.enum) > MAX_ENUM:
+                if len(enum) > MAX_ENUM:
                     errors += 1
                     self.report(
                         "TASK_TYPE_INVALID",
                         f"{ptr}/enum/{MAX_ENUM}",
-                        f"`enum` has {len(declared.enum)} strings; at most {MAX_ENUM} are allowed",
+                        f"`enum` has {len(enum)} strings; at most {MAX_ENUM} are allowed",
                         subject,
                     )
                 seen: dict[str, int] = {}
-                for i, text in enumerate(declared.enum):
+                for i, text in enumerate(enum):
                     if text in seen:
                         errors += 1
                         self.report(
@@ -408,7 +422,7 @@ class _Structure:
                     else:
                         seen[text] = i
         if kind == "array":
-            if declared.items is None and "items" not in dropped_fields(declared):
+            if items is None and "items" not in dropped_fields(declared):
                 errors += 1
                 self.report(
                     "TASK_TYPE_INVALID",
@@ -417,17 +431,17 @@ class _Structure:
                     subject,
                     hint="add `items: {kind: ...}` (use `{kind: any}` for opaque elements)",
                 )
-        elif declared.items is not None:
+        elif items is not None:
             errors += 1
             self.report("TASK_TYPE_INVALID", f"{ptr}/items", f"`items` is for array types only, not `{kind}`", subject)
-        if kind != "object" and declared.fields:
+        if kind != "object" and declared_fields:
             errors += 1
             self.report("TASK_TYPE_INVALID", f"{ptr}/fields", f"`fields` is for object types only, not `{kind}`", subject)
         if errors:
             mark_broken(declared, "TASK_TYPE_INVALID")
-        if declared.items is not None:
-            self.type_(declared.items, f"{ptr}/items", subject)
-        for i, declared_field in enumerate(declared.fields):
+        if items is not None:
+            self.type_(items, f"{ptr}/items", subject)
+        for i, declared_field in enumerate(declared_fields):
             fptr = f"{ptr}/fields/{i}"
             self.type_(declared_field.type, f"{fptr}/type", subject)
             if declared_field.default is not None:
@@ -436,7 +450,7 @@ class _Structure:
     # ------------------------------------------------------------------- values
 
     def value(self, value: Any, ptr: str, subject: dict | None, depth: int) -> None:
-        if isinstance(value, InvalidValue):
+        if type(value) is InvalidValue:
             return
         if depth > self.max_depth:
             self.report(
@@ -448,7 +462,8 @@ class _Structure:
             )
             mark_broken(value, "TASK_VALUE_INVALID")
             return
-        if isinstance(value, NumberValue):
+        kind = type(value)
+        if kind is NumberValue:
             number = value.number
             if not -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
                 self.report(
@@ -459,13 +474,13 @@ class _Structure:
                     hint="pass large numbers as text (`{kind: string, text: ...}`)",
                 )
                 mark_broken(value, "TASK_VALUE_INVALID")
-        elif isinstance(value, ObjectValue):
+        elif kind is ObjectValue:
             plain = depth < self.max_depth  # a member is not too deep
             for i, member in enumerate(value.members):
                 if not (plain and _plain_value(member.value)):  # (nothing to check: no pointer)
                     self.value(member.value, f"{ptr}/members/{i}/value", subject, depth + 1)
-        elif isinstance(value, (ArrayValue, FieldValue, JsonValue, PredicateValue)):
-            if isinstance(value, (FieldValue, JsonValue)) and len(value.items) != 1:
+        elif kind in _ITEM_VALUES:
+            if (kind is FieldValue or kind is JsonValue) and len(value.items) != 1:
                 self.report(
                     "TASK_VALUE_INVALID",
                     f"{ptr}/items",
@@ -474,7 +489,7 @@ class _Structure:
                     hint="`items: [<the value>]`",
                 )
                 mark_broken(value, "TASK_VALUE_INVALID")
-            elif isinstance(value, PredicateValue):
+            elif kind is PredicateValue:
                 self.predicate(value, ptr, subject)
             plain = depth < self.max_depth  # an item is not too deep
             for i, item in enumerate(value.items):
@@ -575,6 +590,9 @@ class _Structure:
 # ---------------------------------------------------------------------- helpers
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue)
+
+_ITEM_VALUES = frozenset({ArrayValue, FieldValue, JsonValue, PredicateValue})
+"""Value classes that hold `items`."""
 
 _NOTHING_TO_CHECK = frozenset(
     {NullValue, StringValue, BooleanValue, InputValue, OutputValue, ChoiceValue, ItemValue, IndexValue, PresentValue}
