@@ -237,7 +237,10 @@ def _reference_emit(data):
 
 def test_fast_resolver_and_nodes_match_ruamel():
     data = {"list": ADVERSARIAL, "numbers": [0, -7, 2**70, 1.5, 1e-07, -0.0, float("inf")], "b": [True, False, None],
-            "nested": {"yes": {"on": ["1", "1.0", "-1", "+1", "1e5", ".inf", "true", "null"]}}}
+            "nested": {"yes": {"on": ["1", "1.0", "-1", "+1", "1e5", ".inf", "true", "null"]}},
+            # a sign then digits or underscores only: an int to ruamel's YAML 1.2 resolver
+            # (`[-+]?[0-9_]+`); found by the property below
+            "signed": ["-_", "+_", "-_0", "+__9", "-0_", "_0", "_"]}
     assert emit_yaml(data) == _reference_emit(data)
 
 
