@@ -24,7 +24,9 @@ What it does (docs/performance.md explains every figure):
 - peak memory: `ru_maxrss` after the first run minus the resident set (from
   /proc/self/statm) just before it, and the worker's whole-process `ru_maxrss`;
 - the floor on the same input: `read_document` of the plan's bytes plus `emit_yaml`
-  of the compiled data, nothing else; and `api.compile_plan` itself on the same
+  of the compiled data, nothing else, timed in every round right after that round's
+  compile + validate (single figures here move by a quarter between minutes; a ratio
+  of times taken apart moved with them); and `api.compile_plan` itself on the same
   bytes (catalog preloaded) as a check that the mirror below adds up, with a check
   that both give byte-identical YAML;
 - time(N2)/time(N1) for consecutive sizes (20,000 is in the default sizes for
@@ -159,6 +161,25 @@ def best_of(fn: Callable[[], Any], repeat: int, before: Callable[[], None] | Non
         walls.append(wall)
         cpus.append(cpu)
     return {"wall": min(walls), "cpu": min(cpus)}
+
+
+def floor_round(data: bytes, path: str, written: bytes, out_path: str, out: Any, limits: Any) -> dict[str, tuple[float, float]]:
+    """One round of the floor: `read_document` of the plan, `emit_yaml` of the compiled
+    data, `read_document` of the written workflow; each after a collection. (wall, cpu)."""
+    from taskplan.diagnostics import Diagnostics
+    from taskplan.source.read import WORKFLOW_CODES, read_document
+    from taskplan.workflow.emit import emit_yaml
+
+    times = {}
+    for name, fn in (
+        ("read", lambda: read_document(data, path, Diagnostics())),
+        ("emit", lambda: emit_yaml(out)),
+        ("read_output", lambda: read_document(written, out_path, Diagnostics(), codes=WORKFLOW_CODES, limits=limits)),
+    ):
+        gc.collect()
+        _, wall, cpu = timed(fn)
+        times[name] = (wall, cpu)
+    return times
 
 
 def clear_document_caches() -> None:
@@ -309,6 +330,7 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     gcs: list[dict[str, dict[str, float]]] = []
     text = out = None
     validate_limits = DEFAULT_LIMITS.for_workflows()  # what `taskplan validate` reads with
+    floor_runs: list[dict[str, tuple[float, float]]] = []
     for i in range(args.repeat):
         text = out = None
         clear_document_caches()
@@ -360,6 +382,9 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
             }
         del validation
         runs.append(dict(sw.laps))
+        # The floor, measured in every round right after the run (not after all of them),
+        # so that the ratio compares times taken in the same state of the machine.
+        floor_runs.append(floor_round(data, args.plan, written, str(out_path), out, validate_limits))
     assert text is not None and out is not None
     result["yaml_bytes"] = len(text.encode("utf-8"))
     result["steps"] = _count_steps(out)
@@ -384,14 +409,11 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
         s: {k: sum(g.get(s, zero)[k] for g in gcs) / len(gcs) for k in zero} for s in ALL_STAGES
     }
 
-    # The floor: reading the plan and writing the output YAML, nothing else.
-    read = best_of(lambda: read_document(data, args.plan, Diagnostics()), args.repeat, gc.collect)
-    write = best_of(lambda: emit_yaml(out), args.repeat, gc.collect)
-    from taskplan.source.read import WORKFLOW_CODES
-
-    written = out_path.read_bytes()
-    read_out = best_of(lambda: read_document(written, str(out_path), Diagnostics(), codes=WORKFLOW_CODES,
-                                             limits=validate_limits), args.repeat, gc.collect)
+    # The floor: reading the plan and writing the output YAML, nothing else (best rounds).
+    read, write, read_out = (
+        {"wall": min(f[k][0] for f in floor_runs), "cpu": min(f[k][1] for f in floor_runs)}
+        for k in ("read", "emit", "read_output")
+    )
     result["floor"] = {
         "read": read,
         "emit": write,
