@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,14 +31,9 @@ KEYS = ["extra", "when", "input", "max_items", "call", "steps", "$literal", "typ
         "finally", "outputs", "inputs", "schema", "cases", "branches", "items", "entrypoint", "required"]
 
 
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from datatrees import tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
 
 
 def _mutate(doc, rng: random.Random, times: int):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -102,14 +103,9 @@ _REPLACEMENTS = [None, True, 0, -1, 1.5, "", "x", "${data.inputs.pr_url}", "a ${
                  {"$x": 1}, "mcp.call", "set", "value.projct", "__a.b", "a b", "Zz"]
 
 
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
+if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from datatrees import tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
 
 
 def _mutate(doc, rng: random.Random):
