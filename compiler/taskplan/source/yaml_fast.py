@@ -141,34 +141,33 @@ class _Positions:
         return self.root
 
 
-class _LazyMapPos(MapPos):
-    """The root MapPos of a text read without positions: read on first use."""
+class _LazyRoot:
+    """What the lazy root positions share: the position tree, read on first use."""
 
-    __slots__ = ("_positions",)
+    __slots__ = ()
 
     def __init__(self, positions: _Positions):
         self._positions = positions
 
-    @property  # type: ignore[override]
+    @property
     def span(self) -> Span:
         return self._positions.get().span
+
+
+class _LazyMapPos(_LazyRoot, MapPos):
+    """The root MapPos of a text read without positions."""
+
+    __slots__ = ("_positions",)
 
     @property  # type: ignore[override]
     def keys(self) -> dict[str, tuple[Span, Pos]]:
         return self._positions.get().keys
 
 
-class _LazySeqPos(SeqPos):
-    """The root SeqPos of a text read without positions: read on first use."""
+class _LazySeqPos(_LazyRoot, SeqPos):
+    """The root SeqPos of a text read without positions."""
 
     __slots__ = ("_positions",)
-
-    def __init__(self, positions: _Positions):
-        self._positions = positions
-
-    @property  # type: ignore[override]
-    def span(self) -> Span:
-        return self._positions.get().span
 
     @property  # type: ignore[override]
     def items(self) -> list[Pos]:
