@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,7 +50,7 @@ from taskplan.source.span import Span
 from taskplan.workflow import dialect as d
 from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
-from taskplan.workflow.structure import check_structure
+from taskplan.workflow.structure import check_structure, step_predicates
 
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
 _plain_path_match = ex.PLAIN_PATH.fullmatch
@@ -156,6 +157,8 @@ def validate_document(
     # CPython's generational collector would traverse that heap again and again, costing
     # more than the pass itself. The pause is restored on exit.
     with gc_paused():
+        if _accepts(document.tree, limits):  # the common case: nothing to find, nothing to locate
+            return result
         validator.run()
     seen: set[tuple] = set()
     for finding in sorted(validator.findings, key=lambda f: f.diagnostic.sort_key):
@@ -1343,3 +1346,331 @@ def _strict_problem(schema: Any) -> tuple[tuple, str] | None:
 def _is_object_schema(node: dict) -> bool:
     t = node.get("type")
     return t == "object" or (type(t) is list and "object" in t) or "properties" in node
+
+
+# --- the accept path -------------------------------------------------------------------------------
+
+_accept_lock = threading.Lock()
+"""The accept path's step predicates append to one shared list: one document at a time."""
+
+
+def _accepts(tree: Any, limits: Limits) -> bool:
+    """Whether `_Validator.run` would find nothing in `tree`: one walk over the steps that
+    checks each against its type's schema, its expressions (collected by the schema's
+    data-tree predicate as it goes: no second walk), its references, templates and
+    embedded schemas; then the calls, loop bodies, cycles and depth. Why: a valid
+    document is the common case (the compiler's self-check), and the full path pays for
+    finding and locating findings on every node (a `_Step`, path and chain tuples each).
+    True only where the full path reports nothing; False where it may report something,
+    and also where this path does not look (e.g. a reference into a switch case through
+    `present(...)`): then the full path runs and gives the diagnostics.
+    tests/test_validate_accept.py holds this to the full path."""
+    if not _accept_lock.acquire(blocking=False):
+        return False  # another thread is in it: the full path, which shares nothing
+    try:
+        return _Accept(tree, limits).run()
+    finally:
+        _accept_lock.release()
+
+
+class _Accept:
+    __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
+                 "found", "calls", "wants_item", "schemas_seen", "schema_keys", "strict_seen", "wf_inputs",
+                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth")
+
+    def __init__(self, tree: Any, limits: Limits):
+        self.tree = tree
+        self.max_steps = limits.max_workflow_steps
+        self.max_chars = limits.max_expression_chars
+        self.max_depth = limits.max_workflow_depth
+        self.steps_seen = 0
+        self.lists = 0
+        self.open: dict[int, int] = {}
+        """The lists around the step being checked (its own and each enclosing step's):
+        list number -> the index of the step in it (the `chain` of the full path)."""
+        self.calls: list[tuple] = []
+        """(caller workflow, target name, loop, input)."""
+        self.wants_item: list[str] = []
+        self.schemas_seen: dict[int, tuple[Any, bool]] = {}
+        self.schema_keys: dict[bytes, bool] = {}
+        self.strict_seen: dict[int, tuple[Any, bool]] = {}
+        self.levels: dict[str, int] = {}
+        """workflow -> its deepest step's level (1: top-level)."""
+        self.wf_calls: dict[str, list[tuple[int, str]]] = {}
+        """workflow -> (level of the calling step, called workflow) for each of its calls."""
+
+    def run(self) -> bool:
+        tree = self.tree
+        if type(tree) is not dict:
+            return False
+        version = tree.get("version")
+        if type(version) is not int or version != d.VERSION:
+            return False
+        root_ok, self.by_kind, self.found = step_predicates()
+        if not root_ok(tree):
+            return False
+        self.workflows = workflows = tree["workflows"]
+        entry = tree["entrypoint"]
+        if entry not in workflows:
+            return False
+        for name, node in workflows.items():
+            if not self._workflow(name, node):
+                return False
+        return self._graph(workflows, entry)
+
+    def _workflow(self, name: str, node: dict) -> bool:
+        self.wf_name = name
+        inputs = node.get("inputs", {})
+        outputs = node.get("outputs", {})
+        self.wf_inputs = inputs
+        self.wf_outputs = outputs
+        self.by_id = {}
+        self.levels[name] = 0
+        self.wf_calls[name] = []
+        self.guards = frozenset()
+        self.section = "steps"
+        steps = node["steps"]
+        steps_list = self.lists + 1
+        if not self._list(steps, 1, True):
+            return False
+        if "finally" in node:
+            self.section = "finally"
+            if not self._list(node["finally"], 1, False):
+                return False
+        for decl in inputs.values():
+            if "type" in decl:
+                if not self._schema_ok(decl["type"]):
+                    return False
+                if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                    return False
+        if outputs:
+            self.section = "outputs"
+            self.open = {steps_list: len(steps)}
+            for out in outputs.values():
+                if "type" in out and not self._schema_ok(out["type"]):
+                    return False
+                if "expr" in out and not self._expression(out["expr"]):
+                    return False
+            self.open = {}
+        return True
+
+    def _list(self, items: list, level: int, top: bool) -> bool:
+        self.steps_seen += len(items)
+        if self.steps_seen > self.max_steps:
+            return False
+        self.lists += 1
+        list_id = self.lists
+        open_ = self.open
+        by_id = self.by_id
+        by_kind = self.by_kind
+        found = self.found
+        expression = self._expression
+        finally_ = self.section == "finally"
+        outer_guards = self.guards
+        if items and level > self.levels[self.wf_name]:
+            self.levels[self.wf_name] = level
+        for i, node in enumerate(items):
+            if type(node) is not dict:
+                return False
+            type_ = node.get("type")
+            kind = type_ if type(type_) is str and type_ in _BUILTIN_TYPES else d.step_kind(type_)
+            if kind is None:
+                return False
+            found.clear()
+            if not by_kind[kind](node):
+                return False
+            sid = node["id"]
+            if sid in by_id:
+                return False
+            by_id[sid] = (list_id, i, kind, top, node)  # before its own reads: it has not run
+            open_[list_id] = i
+            if finally_:
+                self.guards = outer_guards | _present_guards(node.get("when"))
+            if "when" in node and not expression(node["when"]):
+                return False
+            if found:
+                for text in found:  # the data trees' expressions (`found` is not cleared in here)
+                    if not expression(text):
+                        return False
+            if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
+                return False
+        open_.pop(list_id, None)
+        self.guards = outer_guards
+        return True
+
+    def _special(self, kind: str, node: dict, level: int) -> bool:
+        """The checks of the step types other than executor and `set`: their own
+        expressions, calls, templates, schemas and inline steps."""
+        calls = self.wf_calls[self.wf_name]
+        if kind in d.LOOP_TYPES:
+            if not self._expression(node["items"]):
+                return False
+            self.calls.append((self.wf_name, node["call"], True, node.get("input")))
+            calls.append((level, node["call"]))
+        elif kind == "workflow.call":
+            self.calls.append((self.wf_name, node["workflow"], False, node.get("input")))
+            calls.append((level, node["workflow"]))
+        elif kind == "parallel":
+            for branch in node["branches"]:
+                self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
+                calls.append((level, branch["call"]))
+        elif kind == "switch":
+            branches = list(node["cases"])
+            if "default" in node:
+                branches.append(node["default"])
+            guards = self.guards
+            for branch in branches:
+                if "when" in branch and not self._expression(branch["when"]):
+                    return False
+                if "call" in branch:
+                    self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
+                    calls.append((level, branch["call"]))
+                if "steps" in branch:
+                    if not self._list(branch["steps"], level + 1, False):
+                        return False
+                    self.guards = guards
+        elif kind == "template.render":
+            template = node["template"]
+            values = node.get("values", {})
+            for match in d.TEMPLATE_PLACEHOLDER_RE.finditer(template):
+                if match.group(1) not in values:
+                    return False
+        elif kind == "llm.call":
+            if not self._expression(node["prompt"]):
+                return False
+            if not self._schema_ok(node["schema"]) or not self._strict_ok(node["schema"]):
+                return False
+        elif kind in ("value.project", "array.project"):
+            if not self._expression(node["from"]):
+                return False
+            if "schema" in node and not self._schema_ok(node["schema"]):
+                return False
+        elif kind == "value.validate":
+            if not self._expression(node["value"]) or not self._schema_ok(node["schema"]):
+                return False
+        return True
+
+    def _expression(self, text: str) -> bool:
+        """`_Validator._expression` finds nothing (the schema holds: a whole `${...}`)."""
+        plain = _plain_expression(text)
+        if plain is not None:
+            return len(text) <= self.max_chars and self._reference(*plain.groups())
+        if len(text) > self.max_chars:
+            return False
+        body = text[2:-1]
+        inner = _path_in_shape(body)
+        shaped = _plain_path_match(inner) if inner is not None else None
+        if shaped is not None and self._reference(*shaped.groups()):
+            return True
+        parsed = ex.parse(body)
+        if parsed.error is not None:
+            return False
+        for ref in parsed.refs:
+            segments = ref.segments
+            if not self._reference(ref.root, ref.name, None, segments[0] if segments else None,
+                                   segments[1] if len(segments) > 1 else None):
+                return False
+        return True
+
+    def _reference(self, root: str, name: str | None, quoted: str | None, first: Any, second: Any) -> bool:
+        """`_Validator._reference` finds nothing; the arguments as in `_plainly_fine`. A step
+        read must be one that has run: earlier in the list of the step being checked or of
+        an enclosing step, or, from cleanup, a top-level step of `steps` that the guard tests."""
+        if quoted is not None:
+            name = quoted
+        if root == "steps":
+            target = self.by_id.get(name)
+            if target is None:
+                return False
+            t_list, t_index, kind, top, node = target
+            index = self.open.get(t_list)
+            if index is None:
+                if not (self.section == "finally" and top and name in self.guards):
+                    return False
+            elif t_index >= index:
+                return False
+            if first is None:
+                return True
+            if first not in _RESULT_FIELDS[kind]:
+                return False
+            if kind != "workflow.call" or second is None or first != "outputs":
+                return True
+            callee = self.workflows.get(node["workflow"])
+            if callee is None:
+                return False
+            return second in callee.get("outputs", {})
+        if root == "inputs":
+            return name in self.wf_inputs
+        self.wants_item.append(self.wf_name)  # `data.item` / `data.index`: a loop body only
+        return True
+
+    def _schema_ok(self, schema: Any) -> bool:
+        """`_Validator._check_schema` finds nothing."""
+        seen = self.schemas_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            return seen[1]
+        key = _key(schema)
+        ok = self.schema_keys.get(key) if key is not None else None
+        if ok is None:
+            ok = _plainly_valid(schema) or _schema_problem(_canonical(schema)) is None
+            if key is not None:
+                self.schema_keys[key] = ok
+        self.schemas_seen[id(schema)] = (schema, ok)
+        return ok
+
+    def _strict_ok(self, schema: Any) -> bool:
+        seen = self.strict_seen.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            return seen[1]
+        ok = _strict_problem(schema) is None
+        self.strict_seen[id(schema)] = (schema, ok)
+        return ok
+
+    def _graph(self, workflows: dict, entry: str) -> bool:
+        """The calls: each target exists and gets its required inputs and no others; a
+        workflow that reads `data.item` is run only by loops; no cycle; depth within the limit."""
+        callers: dict[str, int] = {}
+        non_loop: set[str] = set()
+        required: dict[str, set] = {}
+        for _caller, target, loop, given in self.calls:
+            callee = workflows.get(target)
+            if callee is None:
+                return False
+            declared = callee.get("inputs", {})
+            if given is None:
+                given = {}
+            if not given.keys() <= declared.keys():
+                return False
+            needs = required.get(target)
+            if needs is None:
+                needs = required[target] = {n for n, decl in declared.items() if _input_required(decl)}
+            if not given.keys() >= needs:
+                return False
+            callers[target] = callers.get(target, 0) + 1
+            if not loop:
+                non_loop.add(target)
+        for name in self.wants_item:
+            if name == entry or name not in callers or name in non_loop:
+                return False
+        # heights, callees first (Kahn): a workflow left over is on a cycle
+        remaining = {name: len(calls) for name, calls in self.wf_calls.items()}
+        called_by: dict[str, list[str]] = {}
+        for name, calls in self.wf_calls.items():
+            for _level, target in calls:
+                called_by.setdefault(target, []).append(name)
+        order = [name for name, count in remaining.items() if not count]
+        heights: dict[str, int] = {}
+        limit = self.max_depth
+        for name in order:  # grows while it is read
+            height = self.levels[name]
+            for level, target in self.wf_calls[name]:
+                if level + heights[target] > height:
+                    height = level + heights[target]
+            if height > limit:
+                return False
+            heights[name] = height
+            for caller in called_by.get(name, ()):
+                remaining[caller] -= 1
+                if not remaining[caller]:
+                    order.append(caller)
+        return len(order) == len(remaining)

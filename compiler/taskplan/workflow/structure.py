@@ -266,3 +266,81 @@ def check_structure(tree: Any) -> list[SchemaError]:
     out: Errors = []
     _root()(tree, (), out)
     return out
+
+
+# --- the validate pass's accept path: the same predicates, one step at a time ---------------
+
+def _value_ok_collecting(found: list[str]) -> Any:
+    """`_value_ok` that also appends each expression of the data tree to `found`: so that the
+    validate pass's accept path checks a data tree's expressions without a second walk.
+    Kept apart from `_value_ok`, which `check_structure` runs without the appends."""
+    push_found = found.append
+
+    def value_ok(value: Any) -> bool:
+        t = type(value)
+        if t is str:
+            if "${" not in value:
+                return True
+            if len(value) >= 3 and value.startswith("${") and value.endswith("}"):
+                push_found(value)
+                return True
+            return False
+        if t is not dict and t is not list:
+            return value is None or t is bool or t is int or t is float
+        stack: list[Any] = [value]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node = pop()
+            if type(node) is dict:
+                if d.LITERAL in node:
+                    if len(node) != 1:
+                        return False
+                    continue
+                for key, member in node.items():
+                    if type(key) is not str or key.startswith("$"):
+                        return False
+                    t = type(member)
+                    if t is str:
+                        if "${" in member:
+                            if not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
+                                return False
+                            push_found(member)
+                    elif t is dict or t is list:
+                        push(member)
+            else:
+                for member in node:
+                    t = type(member)
+                    if t is str:
+                        if "${" in member:
+                            if not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
+                                return False
+                            push_found(member)
+                    elif t is dict or t is list:
+                        push(member)
+        return True
+
+    return value_ok
+
+
+@lru_cache(maxsize=1)
+def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
+    """For the validate pass's accept path, which walks the steps itself (one walk for the
+    schema, the references and the expressions): (the document predicate with every item
+    of a `steps` list taken as valid; each step kind's predicate (built-in types and
+    EXECUTOR), whose `steps` lists likewise; the list those predicates append every
+    expression of a data tree to, in no particular order). The document predicate holds and
+    every step of every `steps` list (a workflow's `steps` and `finally`, a switch case's
+    and default's `steps`) is a mapping whose kind's predicate holds, exactly when
+    `check_structure` finds nothing (tests/test_validate_accept.py)."""
+    found: list[str] = []
+    overrides = {
+        "#/$defs/value": _value_ok_collecting(found),
+        "#/$defs/expression": _expression_ok,
+        "#/$defs/step": lambda value: True,
+    }
+    inline = dict(_INLINE_TESTS)
+    inline["#/$defs/step"] = "True"
+    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline)
+    kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
+    root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
+    return root, dict(zip(kinds, predicates)), found

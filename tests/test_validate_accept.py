@@ -1,0 +1,253 @@
+"""The validate pass's accept path (`validate._accepts`) says "nothing to find" only where the
+full path (`_Validator.run`) finds nothing, and it does say so for compiled output (the
+self-check's common case, the reason it exists):
+
+- its structural half (`structure.step_predicates`: the document predicate with steps taken
+  as valid, and each step kind's predicate, applied step by step) agrees exactly with
+  `check_structure`'s predicate;
+- on valid and broken workflows, compiled output, and many mutations of them (random
+  values, and references rewired to other steps, inputs, items, fields), and under small
+  limits: accepted => the full path reports nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from taskplan import api
+from taskplan.config import DEFAULT_LIMITS, Limits
+from taskplan.diagnostics import Diagnostics, Reporter
+from taskplan.passes import validate as validate_module
+from taskplan.source.document import SourceDocument
+from taskplan.workflow import dialect as d
+from taskplan.workflow import structure
+
+ROOT = Path(__file__).resolve().parents[1]
+VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
+BROKEN = sorted((ROOT / "fixtures" / "errors" / "workflow").glob("*.workflow.yaml"))
+BENCHMARKS = ROOT / "benchmarks"
+for extra in (str(BENCHMARKS), str(Path(__file__).resolve().parent)):
+    if extra not in sys.path:
+        sys.path.insert(0, extra)
+
+from datatrees import tree_paths  # noqa: E402
+from generate import catalog, plan  # noqa: E402
+from test_validate_fast_paths import _mutate  # noqa: E402
+
+
+def _load(path: Path):
+    return YAML(typ="safe", pure=False).load(path.read_text(encoding="utf-8"))
+
+
+def _loadable(paths):
+    out = []
+    for path in paths:
+        try:
+            out.append(_load(path))
+        except Exception:  # noqa: BLE001 - the syntax cases
+            pass
+    return out
+
+
+_compiled_cache: list = []
+
+
+def _compiled(tmp_path_factory) -> list:
+    """Compiled output of generated plans (switches, loops, cleanup, calls, schemas)."""
+    if not _compiled_cache:
+        base = tmp_path_factory.mktemp("accept")
+        catalog_path = base / "catalog.json"
+        catalog_path.write_text(json.dumps(catalog(40)))
+        for n in (3, 16, 45):
+            plan_path = base / f"plan{n}.json"
+            plan_path.write_text(json.dumps(plan(n, 40)))
+            result = api.compile_plan(plan_path, catalogs=[catalog_path], auto=True)
+            assert result.ok, [x.message for x in result.diagnostics]
+            _compiled_cache.append(YAML(typ="safe", pure=False).load(result.yaml))
+    return _compiled_cache
+
+
+def _full_findings(doc, limits: Limits = DEFAULT_LIMITS) -> list:
+    document = SourceDocument(path="<t>", text="", format="yaml", digest="sha256:", tree=doc, ok=True)
+    validator = validate_module._Validator(document, Reporter(document, Diagnostics()), limits)
+    validator.run()
+    return [(f.diagnostic.code, f.pointer, f.diagnostic.message) for f in validator.findings]
+
+
+def _check(doc, limits: Limits = DEFAULT_LIMITS) -> bool:
+    accepted = validate_module._accepts(doc, limits)
+    if accepted:
+        assert _full_findings(doc, limits) == [], json.dumps(doc)[:400]
+    return accepted
+
+
+def _step_lists(doc):
+    """Every `steps` list the schema's `#/$defs/steps` applies to, when the shapes allow."""
+    workflows = doc.get("workflows") if isinstance(doc, dict) else None
+    if not isinstance(workflows, dict):
+        return
+    stack = []
+    for wf in workflows.values():
+        if isinstance(wf, dict):
+            stack.extend(wf.get(k) for k in ("steps", "finally") if k in wf)
+    while stack:
+        items = stack.pop()
+        if not isinstance(items, list):
+            continue
+        yield items
+        for step in items:
+            if isinstance(step, dict) and step.get("type") == "switch":
+                branches = list(step.get("cases")) if isinstance(step.get("cases"), list) else []
+                if "default" in step:
+                    branches.append(step["default"])
+                stack.extend(b["steps"] for b in branches if isinstance(b, dict) and "steps" in b)
+
+
+def _stepwise_valid(doc) -> bool:
+    root, by_kind, _found = structure.step_predicates()
+    if not root(doc):
+        return False
+    for items in _step_lists(doc):
+        for step in items:
+            if not isinstance(step, dict):
+                return False
+            kind = d.step_kind(step.get("type"))
+            if kind is None or not by_kind[kind](step):
+                return False
+    return True
+
+
+def test_compiled_output_is_accepted(tmp_path_factory):
+    for doc in _compiled(tmp_path_factory):
+        assert _check(doc)
+    for doc in _loadable(VALID):
+        assert _check(doc)
+
+
+def test_stepwise_predicates_agree_with_the_structure_predicate(tmp_path_factory):
+    rng = random.Random(7)
+    bases = _loadable(VALID) + _compiled(tmp_path_factory)
+    docs = bases + _loadable(BROKEN) + [_mutate(rng.choice(bases), rng) for _ in range(600)]
+    for doc in docs:
+        assert _stepwise_valid(doc) == structure._valid()(doc), json.dumps(doc)[:300]
+
+
+def test_broken_fixtures_are_not_accepted():
+    for doc in _loadable(BROKEN):
+        assert not _check(doc)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_mutations(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    bases = _loadable(VALID) + _compiled(tmp_path_factory)
+    for _ in range(250):
+        _check(_mutate(rng.choice(bases), rng))
+
+
+def _expressions(doc) -> list[tuple]:
+    """The paths of every whole-expression string of the document."""
+    out = []
+    for path in tree_paths(doc):
+        node = doc
+        for token in path:
+            node = node[token]
+        if isinstance(node, str) and node.startswith("${") and node.endswith("}"):
+            out.append(path)
+    return out
+
+
+def _ids(doc) -> list[str]:
+    ids = []
+    for path in tree_paths(doc):
+        if path and path[-1] == "id":
+            node = doc
+            for token in path:
+                node = node[token]
+            if isinstance(node, str):
+                ids.append(node)
+    return ids
+
+
+_FIELDS = ["result", "value", "outputs", "outputs.x", "results", "text", "json", "case", "branches", "nope", "", "[0]"]
+
+
+def _rewire(doc, rng: random.Random):
+    """Point one to three expressions at other places: steps before, after, in cases, in
+    cleanup, own; inputs; items; other fields; or swap two expressions."""
+    doc = copy.deepcopy(doc)
+    ids = _ids(doc) or ["x"]
+    steps = [p for p in tree_paths(doc) if p and isinstance(p[-1], int) and len(p) > 2 and p[-2] in ("steps", "finally")]
+    if steps and rng.random() < 0.5:  # a guard on a random step (compiled output has few)
+        step = doc
+        for token in rng.choice(steps):
+            step = step[token]
+        if isinstance(step, dict):
+            step["when"] = "${data.steps." + rng.choice(ids) + ".result}"
+    paths = _expressions(doc)
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        if not paths:
+            break
+        path = rng.choice(paths)
+        parent = doc
+        for token in path[:-1]:
+            parent = parent[token]
+        choice = rng.randrange(7)
+        sid = rng.choice(ids)
+        name = f'["{sid}"]' if "." in sid else f".{sid}"
+        field = rng.choice(_FIELDS)
+        field = "" if not field else (field if field.startswith("[") else "." + field)
+        if choice == 0:
+            text = "${data.steps" + name + field + "}"
+        elif choice == 1:
+            text = "${present(data.steps" + name + ")}"
+        elif choice == 2:
+            text = "${json(data.steps" + name + field + ")}"
+        elif choice == 3:
+            text = rng.choice(["${data.item}", "${data.index}", "${data.item.a}", "${data.inputs.nope}"])
+        elif choice == 4:
+            other = rng.choice(paths)
+            node = doc
+            for token in other:
+                node = node[token]
+            text = node
+        elif choice == 5:
+            text = "${data.steps" + name + field + " == 1 && data.inputs.x}"
+        else:
+            text = "${data.steps" + name + field + " == }"
+        parent[path[-1]] = text
+    return doc
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rewired_references(seed, tmp_path_factory):
+    rng = random.Random(100 + seed)
+    bases = _loadable(VALID) + _compiled(tmp_path_factory)
+    accepted = 0
+    for _ in range(150):
+        accepted += _check(_rewire(rng.choice(bases), rng))
+    assert accepted  # some rewirings are fine: the comparison is not vacuous
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        Limits(max_workflow_depth=1),
+        Limits(max_workflow_depth=2),
+        Limits(max_workflow_depth=3),
+        Limits(max_workflow_steps=3),
+        Limits(max_workflow_steps=20),
+        Limits(max_expression_chars=20),
+        Limits(max_expression_chars=40),
+    ],
+)
+def test_small_limits(limits, tmp_path_factory):
+    for doc in _loadable(VALID) + _compiled(tmp_path_factory):
+        _check(doc, limits)
