@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from taskplan import api
@@ -251,3 +253,54 @@ def test_rewired_references(seed, tmp_path_factory):
 def test_small_limits(limits, tmp_path_factory):
     for doc in _loadable(VALID) + _compiled(tmp_path_factory):
         _check(doc, limits)
+
+
+_STRINGS = st.sampled_from(["", "a", "$", "$x", "${", "${x}", "a ${x}", "${x} b", "${}", "${a}}", "}", "${data.item}"])
+_KEYS = st.one_of(st.sampled_from(["k", "j", "a b"]), _STRINGS, st.sampled_from(["$literal", "$"]), st.integers(0, 2))
+_TREES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.floats(allow_nan=False), _STRINGS),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+def _expressions_in(value) -> list[str]:
+    """What `_Validator._value` checks as expressions (on a tree `_value_ok` accepts)."""
+    out = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if node.startswith("${"):
+                out.append(node)
+        elif isinstance(node, dict):
+            if d.LITERAL not in node:
+                stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return sorted(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TREES)
+@example({"k": "${x} b"})
+@example(["${x} b", "${y}"])
+@example({"k": {"j": ["a ${x}"]}})
+@example({"k": [{"$literal": "${"}, {"$literal": 1, "j": 2}]})
+@example({"k": {"$x": "${y}"}})
+def test_the_collecting_data_tree_predicate(value):
+    found: list[str] = []
+    ok = structure._value_ok_collecting(found)(value)
+    assert ok == structure._value_ok(value)
+    if ok:
+        assert sorted(found) == _expressions_in(value)
+
+
+@pytest.mark.parametrize("type_", ["mcp.call", "mcp.call\n", "set.x", "value.projct", "a.b.c", "A.b", "mcp", "", 1, None,
+                                   "operation.call", "loop.x", "x.loop", "a..b", "a.b\nc"])
+def test_the_remembering_executor_type_predicate(type_):
+    step = {"id": "a", "type": type_, "input": {}}
+    doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
+    _root, by_kind, _found = structure.step_predicates()
+    for _ in range(2):  # the second time from what it remembers
+        assert by_kind[d.EXECUTOR](step) == structure._valid()(doc)

@@ -1376,7 +1376,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
                  "found", "calls", "wants_item", "schemas_seen", "schema_keys", "strict_seen", "wf_inputs",
-                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth")
+                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds", "strict_keys")
 
     def __init__(self, tree: Any, limits: Limits):
         self.tree = tree
@@ -1384,6 +1384,8 @@ class _Accept:
         self.max_chars = limits.max_expression_chars
         self.max_depth = limits.max_workflow_depth
         self.steps_seen = 0
+        self.kinds: dict[str, str] = {}
+        """Step type -> its kind (`d.step_kind`), for the types seen."""
         self.lists = 0
         self.open: dict[int, int] = {}
         """The lists around the step being checked (its own and each enclosing step's):
@@ -1394,6 +1396,7 @@ class _Accept:
         self.schemas_seen: dict[int, tuple[Any, bool]] = {}
         self.schema_keys: dict[bytes, bool] = {}
         self.strict_seen: dict[int, tuple[Any, bool]] = {}
+        self.strict_keys: dict[bytes, bool] = {}
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
@@ -1465,6 +1468,10 @@ class _Accept:
         by_kind = self.by_kind
         found = self.found
         expression = self._expression
+        reference = self._reference
+        plain_expression = _plain_expression
+        max_chars = self.max_chars
+        kinds = self.kinds
         finally_ = self.section == "finally"
         outer_guards = self.guards
         if items and level > self.levels[self.wf_name]:
@@ -1473,9 +1480,12 @@ class _Accept:
             if type(node) is not dict:
                 return False
             type_ = node.get("type")
-            kind = type_ if type(type_) is str and type_ in _BUILTIN_TYPES else d.step_kind(type_)
+            kind = kinds.get(type_) if type(type_) is str else None
             if kind is None:
-                return False
+                kind = d.step_kind(type_)
+                if kind is None:
+                    return False
+                kinds[type_] = kind
             found.clear()
             if not by_kind[kind](node):
                 return False
@@ -1488,8 +1498,9 @@ class _Accept:
                 self.guards = outer_guards | _present_guards(node.get("when"))
             if "when" in node and not expression(node["when"]):
                 return False
-            if found:
-                for text in found:  # the data trees' expressions (`found` is not cleared in here)
+            for text in found:  # the data trees' expressions (`found` is not cleared in here)
+                plain = plain_expression(text)  # the commonest case without a call
+                if plain is None or len(text) > max_chars or not reference(*plain.groups()):
                     if not expression(text):
                         return False
             if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
@@ -1619,10 +1630,16 @@ class _Accept:
         return ok
 
     def _strict_ok(self, schema: Any) -> bool:
+        """`_Validator._check_strict` finds nothing."""
         seen = self.strict_seen.get(id(schema))
         if seen is not None and seen[0] is schema:
             return seen[1]
-        ok = _strict_problem(schema) is None
+        key = _key(schema)
+        ok = self.strict_keys.get(key) if key is not None else None
+        if ok is None:
+            ok = _strict_problem(schema) is None
+            if key is not None:
+                self.strict_keys[key] = ok
         self.strict_seen[id(schema)] = (schema, ok)
         return ok
 

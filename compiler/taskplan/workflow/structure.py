@@ -19,12 +19,13 @@ tests/test_workflow_schema.py checks that validity agrees with jsonschema.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from taskplan.workflow import dialect as d
 from taskplan.workflow.fastschema import (
-    Check, Compiler, Errors, PredicateCompiler, SchemaError, json_type, suggest,
+    Check, Compiler, Errors, PredicateCompiler, SchemaError, ecma_pattern, json_type, suggest,
 )
 from taskplan.workflow.schema import schema
 
@@ -275,51 +276,81 @@ def _value_ok_collecting(found: list[str]) -> Any:
     validate pass's accept path checks a data tree's expressions without a second walk.
     Kept apart from `_value_ok`, which `check_structure` runs without the appends."""
     push_found = found.append
+    literal = d.LITERAL
 
     def value_ok(value: Any) -> bool:
         t = type(value)
         if t is str:
             if "${" not in value:
                 return True
-            if len(value) >= 3 and value.startswith("${") and value.endswith("}"):
+            if len(value) >= 3 and value[:2] == "${" and value[-1] == "}":
                 push_found(value)
                 return True
             return False
         if t is not dict and t is not list:
             return value is None or t is bool or t is int or t is float
-        stack: list[Any] = [value]
-        pop, push = stack.pop, stack.append
-        while stack:
-            node = pop()
-            if type(node) is dict:
-                if d.LITERAL in node:
+        # `node` is the container being read, `t` its type; nested containers wait on a
+        # stack made only when there is one (most data trees here are one flat mapping)
+        node = value
+        stack: list[Any] | None = None
+        while True:
+            if t is dict:
+                if literal in node:
                     if len(node) != 1:
                         return False
-                    continue
-                for key, member in node.items():
-                    if type(key) is not str or key.startswith("$"):
-                        return False
-                    t = type(member)
-                    if t is str:
-                        if "${" in member:
-                            if not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
-                                return False
-                            push_found(member)
-                    elif t is dict or t is list:
-                        push(member)
+                else:
+                    for key, member in node.items():
+                        if type(key) is not str or key[:1] == "$":
+                            return False
+                        t = type(member)
+                        if t is str:
+                            if "${" in member:
+                                if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
+                                    return False
+                                push_found(member)
+                        elif t is dict or t is list:
+                            if stack is None:
+                                stack = [member]
+                            else:
+                                stack.append(member)
             else:
                 for member in node:
                     t = type(member)
                     if t is str:
                         if "${" in member:
-                            if not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
+                            if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
                                 return False
                             push_found(member)
                     elif t is dict or t is list:
-                        push(member)
-        return True
+                        if stack is None:
+                            stack = [member]
+                        else:
+                            stack.append(member)
+            if not stack:
+                return True
+            node = stack.pop()
+            t = type(node)
 
     return value_ok
+
+
+def _executor_type_ok() -> Any:
+    """The `#/$defs/executor_type` predicate, remembering the types it accepted (`.known`, up
+    to 4,096): a document repeats a few executor types thousands of times, and the schema
+    tests each with two regex searches."""
+    search = re.compile(ecma_pattern(d.EXECUTOR_TYPE_PATTERN)).search
+    reserved = re.compile(ecma_pattern(d.RESERVED_TYPE_PATTERN)).search
+    known: set[str] = set()
+
+    def executor_type_ok(value: Any) -> bool:
+        if type(value) is not str or search(value) is None or reserved(value) is not None:
+            return False
+        if len(known) < 4096:
+            known.add(value)
+        return True
+
+    executor_type_ok.known = known  # type: ignore[attr-defined]
+    return executor_type_ok
 
 
 @lru_cache(maxsize=1)
@@ -337,9 +368,11 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
         "#/$defs/value": _value_ok_collecting(found),
         "#/$defs/expression": _expression_ok,
         "#/$defs/step": lambda value: True,
+        "#/$defs/executor_type": _executor_type_ok(),
     }
     inline = dict(_INLINE_TESTS)
     inline["#/$defs/step"] = "True"
+    inline["#/$defs/executor_type"] = "(type({v}) is str and {v} in {fn}.known) or {fn}({v})"
     compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
