@@ -1369,6 +1369,8 @@ def _accepts(tree: Any, limits: Limits) -> bool:
         return False  # another thread is in it: the full path, which shares nothing
     try:
         return _Accept(tree, limits).run()
+    except RecursionError:  # pragma: no cover - steps nested past the interpreter's stack
+        return False
     finally:
         _accept_lock.release()
 
