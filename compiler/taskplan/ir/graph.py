@@ -17,6 +17,7 @@ entrypoint exists. `to_data()` gives the plain data the emitter writes.
 from __future__ import annotations
 
 import json
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -346,6 +347,18 @@ def _field_data(name: str, value: Any) -> Any:
     return render_tree(value)
 
 
+_DATA = operator.attrgetter("data")
+
+
+def _steps_data(steps: list[Step]) -> list[dict[str, Any]]:
+    """The steps as emitted: the data lowering made with each (`Step.data`), gathered
+    without a Python call per step; a step without it is rendered from its fields."""
+    out = list(map(_DATA, steps))
+    if None in out:
+        out = [s.data if s.data is not None else _step_data(s) for s in steps]
+    return out
+
+
 def _workflow_data(wf: Workflow) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if wf.inputs:
@@ -359,9 +372,9 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
                 entry["required"] = False
             inputs[name] = entry
         out["inputs"] = inputs
-    out["steps"] = [s.data if s.data is not None else _step_data(s) for s in wf.steps]
+    out["steps"] = _steps_data(wf.steps)
     if wf.finally_:
-        out["finally"] = [s.data if s.data is not None else _step_data(s) for s in wf.finally_]
+        out["finally"] = _steps_data(wf.finally_)
     if wf.outputs:
         out["outputs"] = {
             name: ({"type": o.schema} if o.schema is not None else {}) | {"expr": o.expr.render()}

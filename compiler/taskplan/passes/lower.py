@@ -447,14 +447,17 @@ class _Lowerer:
             else:
                 key, name = (cap.kind, cap.target), cap.kind
             readable.setdefault(key, name)
-        counts: dict[str, int] = {}
-        for name in readable.values():
-            counts[name] = counts.get(name, 0) + 1
-        names = {}
-        for key, name in readable.items():
-            if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
-                name = f"{name}-h{short_hash(_key_text(key))}"
-            names[key] = name
+        if len(set(readable.values())) == len(readable):
+            names = readable  # every name distinct (nearly always): nothing to disambiguate
+        else:
+            counts: dict[str, int] = {}
+            for name in readable.values():
+                counts[name] = counts.get(name, 0) + 1
+            names = {}
+            for key, name in readable.items():
+                if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
+                    name = f"{name}-h{short_hash(_key_text(key))}"
+                names[key] = name
         self.cap_names[scope] = names
         return names
 
@@ -631,16 +634,16 @@ class _Lowerer:
 
     def _output(self, v: OutputValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         t = self.cp.resolutions[ptr].target
-        if v.port is None:
+        port = v.__dict__["port"]
+        if port is None:
             return self._container(t, scope)
-        tt = self.tp.tasks[t]
-        if v.port in tt.optional_ports:
+        if port in self.tp.tasks[t].optional_ports:
             # an optional port: a checked projection at the consumer
-            return self._project(self._container(t, scope), [v.port], self.tp.values.get(ptr), site, label, ptr)
+            return self._project(self._container(t, scope), [port], self.tp.values.get(ptr), site, label, ptr)
         if t.scope is scope:
-            expr = self.port_reads.get((t, v.port))
-            return expr if expr is not None else self._local_port(t, v.port)
-        return self._input_path(self._captures(scope)[("task", t)], v.port)
+            expr = self.port_reads.get((t, port))
+            return expr if expr is not None else self._local_port(t, port)
+        return self._input_path(self._captures(scope)[("task", t)], port)
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         """A (nested) field selection: one checked projection of the whole path."""
@@ -722,10 +725,10 @@ class _Lowerer:
         # transform's steps) are unique by construction: the task ID is unique in the plan.
         site.ids[step_id] = key
         when = site.when
-        data = {"id": step_id, "type": type_, "source": source}
-        if when is not None:
-            data["when"] = "${" + when.text + "}"
-        data.update(emitted)
+        if when is None:
+            data = {"id": step_id, "type": type_, "source": source, **emitted}
+        else:
+            data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}", **emitted}
         site.out.append(Step(step_id, type_, source, fields, key, when, None, data))
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
@@ -736,10 +739,25 @@ class _Lowerer:
             op = self.tp.tasks[t].operation
             request: dict[str, Any] = {}
             emitted: dict[str, Any] = {}
-            for i, b in enumerate(m.inputs):
-                v = self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
-                request[b.name] = v
-                emitted[b.name] = "${" + v.text + "}" if type(v) is Expr else render_tree(v)
+            pointer = t.pointer
+            # the commonest task: its bindings' fields read from the pydantic models'
+            # __dict__ (an attribute read of a model costs several plain ones), a port read
+            # dispatched at once
+            for i, b in enumerate(m.__dict__["inputs"]):
+                b = b.__dict__
+                name, value = b["name"], b["value"]
+                if type(value) is OutputValue:
+                    v = self._output(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                else:
+                    v = self._value(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                request[name] = v
+                tv = type(v)
+                if tv is Expr:
+                    emitted[name] = "${" + v.text + "}"
+                elif tv is int or tv is float or tv is bool or v is None:
+                    emitted[name] = v
+                else:
+                    emitted[name] = render_tree(v)
             _, fixed, executor_config, fixed_emitted, config_emitted = self._op_literals(op)
             request.update(fixed)  # host-owned inputs, injected
             emitted.update(fixed_emitted)
