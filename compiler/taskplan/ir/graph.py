@@ -17,6 +17,7 @@ entrypoint exists. `to_data()` gives the plain data the emitter writes.
 from __future__ import annotations
 
 import json
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,10 +122,25 @@ class Step:
     """The structural key: (task or scope ID, role...). The generated ID is a function of it."""
     when: Expr | None = None
     title: str | None = None
+    data: dict[str, Any] | None = field(default=None, repr=False)
+    """The step as `to_data()` emits it, when lowering made it with the step (rendering
+    each field once, where it is built, costs far less than a second walk of every
+    field); None otherwise, and in a copy: a step is rendered from its fields then. A
+    lowered graph is never changed in place (a test that changes one changes a copy)."""
 
     @property
     def generated(self) -> bool:
         return self.id.startswith("__")
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # copy.deepcopy and pickle: the copy may be changed, so it is rendered from its fields
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["data"] = None
+        return (None, state)
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(slots=True, eq=False)
@@ -331,6 +347,18 @@ def _field_data(name: str, value: Any) -> Any:
     return render_tree(value)
 
 
+_DATA = operator.attrgetter("data")
+
+
+def _steps_data(steps: list[Step]) -> list[dict[str, Any]]:
+    """The steps as emitted: the data lowering made with each (`Step.data`), gathered
+    without a Python call per step; a step without it is rendered from its fields."""
+    out = list(map(_DATA, steps))
+    if None in out:
+        out = [s.data if s.data is not None else _step_data(s) for s in steps]
+    return out
+
+
 def _workflow_data(wf: Workflow) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if wf.inputs:
@@ -344,9 +372,9 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
                 entry["required"] = False
             inputs[name] = entry
         out["inputs"] = inputs
-    out["steps"] = [_step_data(s) for s in wf.steps]
+    out["steps"] = _steps_data(wf.steps)
     if wf.finally_:
-        out["finally"] = [_step_data(s) for s in wf.finally_]
+        out["finally"] = _steps_data(wf.finally_)
     if wf.outputs:
         out["outputs"] = {
             name: ({"type": o.schema} if o.schema is not None else {}) | {"expr": o.expr.render()}

@@ -37,8 +37,10 @@ from taskplan.ir.graph import (
     WorkflowOutput,
     input_path,
     literal_expr,
+    render_tree,
     step_path,
 )
+from taskplan.workflow.dialect import escape_literal
 from taskplan.ir.typed import TypedPlan
 from taskplan.model import btype as bt
 from taskplan.model.btype import BType
@@ -267,8 +269,8 @@ class _Lowerer:
         """(input name, names...) -> the Expr reading it."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
         """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
-        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal]]] = {}
-        """id(operation) -> (operation, its fixed inputs, its executor config)."""
+        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]] = {}
+        """id(operation) -> (operation, its fixed inputs, its executor config, both as emitted)."""
 
     def _step_path(self, step_id: str, field_name: str, *names: str | int) -> Expr:
         """`step_path(...)`, made once per lowering: every reader of a task's result or
@@ -288,18 +290,18 @@ class _Lowerer:
             expr = self.input_paths[key] = input_path(name, *names)
         return expr
 
-    def _op_literals(self, op: Any) -> tuple[dict[str, Literal], dict[str, Literal]]:
-        """An operation's host-owned inputs and its executor config (with the `operation`
-        an `operation.call` names) as Literals, made once per operation and shared by the
-        steps that call it (Literals are never changed)."""
+    def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]:
+        """(op, its host-owned inputs, its executor config (with the `operation` an
+        `operation.call` names) as Literals, the two as emitted), made once per operation
+        and shared by the steps that call it (Literals and emitted data are never changed)."""
         hit = self.op_literals.get(id(op))
         if hit is None:
             fixed = {name: Literal(value) for name, value in op.fixed.items()}
             config = {k: Literal(v) for k, v in op.executor_config.items()}
             if op.executor == "operation.call" and "operation" not in config:
                 config["operation"] = Literal(op.ref)
-            hit = self.op_literals[id(op)] = (op, fixed, config)
-        return hit[1], hit[2]
+            hit = self.op_literals[id(op)] = (op, fixed, config, render_tree(fixed), render_tree(config))
+        return hit
 
     def _schema(self, t: BType | None) -> dict[str, Any]:
         """`schema_of(t)`, computed once per type object (BTypes are immutable): the
@@ -310,8 +312,49 @@ class _Lowerer:
             return {}
         hit = self.schemas.get(id(t))
         if hit is None:
-            hit = self.schemas[id(t)] = (t, bt.to_json_schema(t))
+            hit = self.schemas[id(t)] = (t, self._json_schema(t))
         return hit[1]
+
+    def _json_schema(self, t: BType) -> dict[str, Any]:
+        """`bt.to_json_schema(t)`, with each nested type's schema through `_schema`: the
+        types of a plan share their parts (a catalog output type is the port type of every
+        task that calls the operation, and the field type of every value built from it),
+        so most nested schemas are made once. Held to `bt.to_json_schema` by
+        tests/test_lower_fast_paths.py."""
+        out: dict[str, Any] = {}
+        kind = t.kind
+        if kind == "any":
+            pass
+        elif kind == "never":
+            out["not"] = {}
+        elif kind == "null":
+            out["type"] = "null"
+        else:
+            out["type"] = [kind, "null"] if t.nullable else kind
+            values = t.values()
+            if values is not None:
+                if t.const is not None and not t.nullable:
+                    out["const"] = t.const
+                else:
+                    out["enum"] = list(values) + ([None] if t.nullable else [])
+            if kind == "array":
+                if t.items is not None and t.items.kind == "never":
+                    out["maxItems"] = 0
+                else:
+                    out["items"] = self._schema(t.items or bt.ANY)
+            elif kind == "object":
+                fields = t.fields
+                if fields:
+                    schema = self._schema
+                    out["properties"] = {f.name: schema(f.type) for f in fields}
+                    required = [f.name for f in fields if f.required]
+                    if required:
+                        out["required"] = required
+                if t.closed:
+                    out["additionalProperties"] = False
+        if t.description:
+            out["description"] = t.description
+        return out
 
     # ================================================================= driver
 
@@ -404,14 +447,17 @@ class _Lowerer:
             else:
                 key, name = (cap.kind, cap.target), cap.kind
             readable.setdefault(key, name)
-        counts: dict[str, int] = {}
-        for name in readable.values():
-            counts[name] = counts.get(name, 0) + 1
-        names = {}
-        for key, name in readable.items():
-            if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
-                name = f"{name}-h{short_hash(_key_text(key))}"
-            names[key] = name
+        if len(set(readable.values())) == len(readable):
+            names = readable  # every name distinct (nearly always): nothing to disambiguate
+        else:
+            counts: dict[str, int] = {}
+            for name in readable.values():
+                counts[name] = counts.get(name, 0) + 1
+            names = {}
+            for key, name in readable.items():
+                if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
+                    name = f"{name}-h{short_hash(_key_text(key))}"
+                names[key] = name
         self.cap_names[scope] = names
         return names
 
@@ -588,16 +634,16 @@ class _Lowerer:
 
     def _output(self, v: OutputValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         t = self.cp.resolutions[ptr].target
-        if v.port is None:
+        port = v.__dict__["port"]
+        if port is None:
             return self._container(t, scope)
-        tt = self.tp.tasks[t]
-        if v.port in tt.optional_ports:
+        if port in self.tp.tasks[t].optional_ports:
             # an optional port: a checked projection at the consumer
-            return self._project(self._container(t, scope), [v.port], self.tp.values.get(ptr), site, label, ptr)
+            return self._project(self._container(t, scope), [port], self.tp.values.get(ptr), site, label, ptr)
         if t.scope is scope:
-            expr = self.port_reads.get((t, v.port))
-            return expr if expr is not None else self._local_port(t, v.port)
-        return self._input_path(self._captures(scope)[("task", t)], v.port)
+            expr = self.port_reads.get((t, port))
+            return expr if expr is not None else self._local_port(t, port)
+        return self._input_path(self._captures(scope)[("task", t)], port)
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         """A (nested) field selection: one checked projection of the whole path."""
@@ -624,14 +670,17 @@ class _Lowerer:
         from_expr = self._as_expr(base, site, label + ("from",))
         key = ("project",) + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
+        path, schema = list(names), self._schema(t)
         site.out.append(
             Step(
                 step_id,
                 "value.project",
                 source,
-                {"from": from_expr, "path": list(names), "schema": self._schema(t), "required": True},
+                {"from": from_expr, "path": path, "schema": schema, "required": True},
                 key=key,
                 when=site.when,
+                data=_head(step_id, "value.project", source, site.when)
+                | {"from": "${" + from_expr.text + "}", "path": path, "schema": schema, "required": True},
             )
         )
         return step_path(step_id, "value")
@@ -659,16 +708,28 @@ class _Lowerer:
             return literal_expr(tree)
         key = ("set",) + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
-        site.out.append(Step(step_id, "set", site.source, {"value": tree}, key=key, when=site.when))
+        data = _head(step_id, "set", site.source, site.when)
+        data["value"] = render_tree(tree)
+        site.out.append(Step(step_id, "set", site.source, {"value": tree}, key=key, when=site.when, data=data))
         return step_path(step_id, "value")
 
     # ================================================================== tasks
 
-    def _step(self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple) -> None:
+    def _step(
+        self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple,
+        emitted: dict[str, Any],
+    ) -> None:
+        """A step with `fields`, and `emitted`: the same fields as to_data() emits them
+        (`Step.data`), made here where each field's form is known."""
         # Business IDs and the fixed roles of one task (merge, collect, validate, the
         # transform's steps) are unique by construction: the task ID is unique in the plan.
         site.ids[step_id] = key
-        site.out.append(Step(step_id, type_, source, fields, key, site.when))
+        when = site.when
+        if when is None:
+            data = {"id": step_id, "type": type_, "source": source, **emitted}
+        else:
+            data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}", **emitted}
+        site.out.append(Step(step_id, type_, source, fields, key, when, None, data))
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
@@ -677,19 +738,43 @@ class _Lowerer:
         if cls is OperationTask:
             op = self.tp.tasks[t].operation
             request: dict[str, Any] = {}
-            for i, b in enumerate(m.inputs):
-                request[b.name] = self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
-            fixed, executor_config = self._op_literals(op)
+            emitted: dict[str, Any] = {}
+            pointer = t.pointer
+            # the commonest task: its bindings' fields read from the pydantic models'
+            # __dict__ (an attribute read of a model costs several plain ones), a port read
+            # dispatched at once
+            for i, b in enumerate(m.__dict__["inputs"]):
+                b = b.__dict__
+                name, value = b["name"], b["value"]
+                if type(value) is OutputValue:
+                    v = self._output(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                else:
+                    v = self._value(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                request[name] = v
+                tv = type(v)
+                if tv is Expr:
+                    emitted[name] = "${" + v.text + "}"
+                elif tv is int or tv is float or tv is bool or v is None:
+                    emitted[name] = v
+                else:
+                    emitted[name] = render_tree(v)
+            _, fixed, executor_config, fixed_emitted, config_emitted = self._op_literals(op)
             request.update(fixed)  # host-owned inputs, injected
+            emitted.update(fixed_emitted)
             config: dict[str, Any] = dict(executor_config)
             config["request"] = request
-            self._step(site, tid, op.executor, t.pointer, {"input": config, "effect": op.effect}, ("task", tid))
+            config_emitted = dict(config_emitted)
+            config_emitted["request"] = emitted
+            self._step(
+                site, tid, op.executor, t.pointer, {"input": config, "effect": op.effect}, ("task", tid),
+                {"input": config_emitted, "effect": op.effect},
+            )
         elif cls is ValueTask:
             value = {
                 o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
                 for i, o in enumerate(m.outputs)
             }
-            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid))
+            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid), {"value": render_tree(value)})
         elif cls is TransformTask:
             self._transform(t, m, scope, site)
         elif cls is CallTask:
@@ -698,29 +783,38 @@ class _Lowerer:
                 for i, b in enumerate(m.inputs)
             }
             fields: dict[str, Any] = {"workflow": self.wf_names[t.group.body]}
+            emitted = dict(fields)
             if inputs:
                 fields["input"] = inputs
-            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+                emitted["input"] = render_tree(inputs)
+            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid), emitted)
         elif cls is SequenceTask:
             body = t.child(ScopeRole.BODY)
             fields = {"workflow": self.wf_names[body]}
+            emitted = dict(fields)
             call_input = self._call_input(body, scope)
             if call_input:
                 fields["input"] = call_input
-            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+                emitted["input"] = render_tree(call_input)
+            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid), emitted)
         elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
         elif cls is ParallelTask:
             branches = []
+            branches_emitted = []
             for branch in t.children:
                 entry: dict[str, Any] = {"call": self.wf_names[branch]}
+                entry_emitted = dict(entry)
                 call_input = self._call_input(branch, scope)
                 if call_input:
                     entry["input"] = call_input
+                    entry_emitted["input"] = render_tree(call_input)
                 branches.append(entry)
+                branches_emitted.append(entry_emitted)
             self._step(
                 site, tid, "parallel", t.pointer,
                 {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid),
+                {"branches": branches_emitted, "max_concurrency": m.maxConcurrency},
             )
         elif cls is ForeachTask:
             self._foreach(t, m, scope, site)
@@ -736,28 +830,35 @@ class _Lowerer:
         inputs_id = generated_id(tid, "inputs")
         prompt_id = generated_id(tid, "prompt")
         call_id = generated_id(tid, "call")
-        self._step(site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"))
+        self._step(
+            site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"),
+            {"value": render_tree(inputs)},
+        )
+        objective = m.objective or ""
+        inputs_json = Expr(f"json({step_path(inputs_id, 'value').text})")
         self._step(
             site, prompt_id, "template.render", t.pointer,
+            {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
+            ("transform", tid, "prompt"),
             {
                 "template": TRANSFORM_TEMPLATE,
-                "values": {
-                    "objective": Literal(m.objective or ""),
-                    "inputs": Expr(f"json({step_path(inputs_id, 'value').text})"),
-                },
+                "values": {"objective": escape_literal(objective), "inputs": "${" + inputs_json.text + "}"},
             },
-            ("transform", tid, "prompt"),
         )
         result = self.tp.tasks[t].whole
         schema = strict_schema(result)
+        result_ptr = f"{t.pointer}/resultType"
+        prompt = step_path(prompt_id, "text")
         self._step(
-            site, call_id, "llm.call", f"{t.pointer}/resultType",
-            {"prompt": step_path(prompt_id, "text"), "schema": schema}, ("transform", tid, "call"),
+            site, call_id, "llm.call", result_ptr,
+            {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
+            {"prompt": "${" + prompt.text + "}", "schema": schema},
         )
         # the result is validated (enum and nullability included) before anything reads it
+        value = step_path(call_id, "json")
         self._step(
-            site, tid, "value.validate", f"{t.pointer}/resultType",
-            {"value": step_path(call_id, "json"), "schema": schema}, ("task", tid),
+            site, tid, "value.validate", result_ptr,
+            {"value": value, "schema": schema}, ("task", tid), {"value": "${" + value.text + "}", "schema": schema},
         )
 
     def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:
@@ -766,32 +867,36 @@ class _Lowerer:
         cond = self._as_expr(cond_tree, site, ("cond",))
         body = t.child(ScopeRole.BODY)
         case: dict[str, Any] = {"when": cond, "call": self.wf_names[body]}
+        case_emitted: dict[str, Any] = {"when": "${" + cond.text + "}", "call": case["call"]}
         call_input = self._call_input(body, scope)
         if call_input:
             case["input"] = call_input
+            case_emitted["input"] = render_tree(call_input)
         fields: dict[str, Any] = {"cases": [case]}
+        emitted: dict[str, Any] = {"cases": [case_emitted]}
         other = t.child(ScopeRole.OTHERWISE)
         if other is not None:
             default: dict[str, Any] = {"call": self.wf_names[other]}
+            default_emitted = dict(default)
             other_input = self._call_input(other, scope)
             if other_input:
                 default["input"] = other_input
+                default_emitted["input"] = render_tree(other_input)
             fields["default"] = default
-        self._step(site, tid, "switch", t.pointer, fields, ("task", tid))
+            emitted["default"] = default_emitted
+        self._step(site, tid, "switch", t.pointer, fields, ("task", tid), emitted)
         ports = self.tp.tasks[t].ports or {}
         outputs = self._step_path(tid, "outputs")
+        outputs_emitted = "${" + outputs.text + "}"
         for o in body.outputs:
             if o.name not in ports:
                 continue
+            path, schema = [o.name], self._schema(ports[o.name])
             self._step(
                 site, generated_id(tid, "merge", o.name), "value.project", o.pointer,
-                {
-                    "from": outputs,
-                    "path": [o.name],
-                    "schema": self._schema(ports[o.name]),
-                    "required": True,
-                },
+                {"from": outputs, "path": path, "schema": schema, "required": True},
                 ("merge", tid, o.name),
+                {"from": outputs_emitted, "path": path, "schema": schema, "required": True},
             )
 
     def _foreach(self, t: TaskNode, m: ForeachTask, scope: ScopeNode, site: _Site) -> None:
@@ -801,33 +906,47 @@ class _Lowerer:
         validate_id = generated_id(tid, "validate")
         items_t = self.tp.values.get(items_ptr)
         # the collection's size is checked before any item is dispatched
+        schema = self._schema(items_t)
         self._step(
             site, validate_id, "value.validate", items_ptr,
-            {"value": items, "schema": self._schema(items_t), "max_items": m.maxItems},
+            {"value": items, "schema": schema, "max_items": m.maxItems},
             ("validate", tid),
+            {"value": "${" + items.text + "}", "schema": schema, "max_items": m.maxItems},
         )
         body = t.child(ScopeRole.FOREACH_BODY)
-        fields: dict[str, Any] = {
-            "items": step_path(validate_id, "value"),
-            "call": self.wf_names[body],
-        }
+        validated = step_path(validate_id, "value")
+        fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
+        emitted: dict[str, Any] = {"items": "${" + validated.text + "}", "call": fields["call"]}
         call_input = self._call_input(body, scope)
         if call_input:
             fields["input"] = call_input
+            emitted["input"] = render_tree(call_input)
         if m.parallel:
-            fields["max_concurrency"] = m.maxConcurrency
-        self._step(site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid))
+            fields["max_concurrency"] = emitted["max_concurrency"] = m.maxConcurrency
+        self._step(
+            site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid), emitted
+        )
         seen: set[str] = set()
         results = self._step_path(tid, "results")
+        results_emitted = "${" + results.text + "}"
         for o in body.outputs:
             if o.name in seen:
                 continue
             seen.add(o.name)
+            path = [o.name]
             self._step(
                 site, generated_id(tid, "collect", o.name), "array.project", o.pointer,
-                {"from": results, "path": [o.name]},
+                {"from": results, "path": path},
                 ("collect", tid, o.name),
+                {"from": results_emitted, "path": path},
             )
+
+
+def _head(step_id: str, type_: str, source: str, when: Expr | None) -> dict[str, Any]:
+    """The start of a step as emitted: id, type, source and its guard."""
+    if when is None:
+        return {"id": step_id, "type": type_, "source": source}
+    return {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}"}
 
 
 def _key_text(key: tuple) -> str:
