@@ -306,20 +306,34 @@ class _Identity:
         """The tasks of one list (`prefix`: the list's pointer and a slash), each with its
         own fields and then its child scopes, depth first (document order)."""
         declarations = self.table.declarations
+        containers = CONTAINER_VALUES
         for i, task in enumerate(tasks):
             ptr = f"{prefix}{i}"
             if type(task) is not OperationTask:
                 self.task(task, ptr)
                 continue
             # The commonest task, a leaf, inline: a well-formed ID declared first
-            # (`declare`'s fast path) and bindings with nothing to report.
-            ident = task.id
+            # (`declare`'s fast path) and bindings with nothing to report (what
+            # `_plain_named(inputs, False)` tells, without its call).
+            fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+            ident = fields["id"]
             if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
                 declarations[ident] = Declaration(ident, DECL_TASK, ptr, task, True)
             else:
                 self.declare(ident, DECL_TASK, ptr, task)
-            inputs = task.inputs
-            if inputs and not _plain_named(inputs, False):
+            inputs = fields["inputs"]
+            if inputs:
+                names = set()
+                for item in inputs:
+                    if type(item) is not TaskOutput:
+                        break
+                    item_fields = item.__dict__
+                    if type(item_fields["value"]) in containers:
+                        break
+                    names.add(item_fields["name"])
+                else:
+                    if len(names) == len(inputs):
+                        continue  # no name twice, no value with names inside
                 self.named_values(inputs, f"{ptr}/inputs", "binding", lexical=False)
 
     def task(self, task: Any, ptr: str) -> None:
@@ -330,41 +344,43 @@ class _Identity:
             for suffix, scope in scopes_of(task):
                 self.scope(scope, ptr + suffix)
             return
-        self.declare(getattr(task, "id", None), DECL_TASK, ptr, task)
+        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        self.declare(fields["id"], DECL_TASK, ptr, task)
         if kind is OperationTask:
-            self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
+            self.named_values(fields["inputs"], f"{ptr}/inputs", "binding", lexical=False)
         elif kind is ValueTask:
-            self.named_values(task.outputs, f"{ptr}/outputs", "output")
+            self.named_values(fields["outputs"], f"{ptr}/outputs", "output")
         elif kind is CallTask:
-            self.named_values(task.inputs, f"{ptr}/inputs", "binding")
+            self.named_values(fields["inputs"], f"{ptr}/inputs", "binding")
         elif kind is TransformTask:
-            self.named_values(task.inputs, f"{ptr}/inputs", "input")
-            self.type(task.resultType, f"{ptr}/resultType")
+            self.named_values(fields["inputs"], f"{ptr}/inputs", "input")
+            self.type(fields["resultType"], f"{ptr}/resultType")
         elif kind is SequenceTask:
-            self.scope(task.body, f"{ptr}/body")
+            self.scope(fields["body"], f"{ptr}/body")
         elif kind is ConditionalTask:
-            self.values(task.condition, f"{ptr}/condition")
-            self.scope(task.body, f"{ptr}/body")
-            if task.otherwise is not None:
-                self.scope(task.otherwise, f"{ptr}/otherwise")
+            self.values(fields["condition"], f"{ptr}/condition")
+            self.scope(fields["body"], f"{ptr}/body")
+            if fields["otherwise"] is not None:
+                self.scope(fields["otherwise"], f"{ptr}/otherwise")
         elif kind is ParallelTask:
-            for i, branch in enumerate(task.branches):
+            for i, branch in enumerate(fields["branches"]):
                 self.scope(branch, f"{ptr}/branches/{i}")
         elif kind is ForeachTask:
-            self.values(task.items, f"{ptr}/items")
-            self.scope(task.body, f"{ptr}/body")
+            self.values(fields["items"], f"{ptr}/items")
+            self.scope(fields["body"], f"{ptr}/body")
 
     def scope(self, scope: Any, ptr: str) -> None:
         # Recursive: scopes nest no deeper than a third of the document's depth limit.
-        if not isinstance(scope, TaskScope):
+        if type(scope) is not TaskScope and not isinstance(scope, TaskScope):
             return
-        if scope.tasks:
-            self.tasks(scope.tasks, f"{ptr}/tasks/")
-        outputs = scope.outputs
+        fields = scope.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        if fields["tasks"]:
+            self.tasks(fields["tasks"], f"{ptr}/tasks/")
+        outputs = fields["outputs"]
         if outputs and not _plain_named(outputs, True):  # (the pointer only when needed)
             self.named_values(outputs, f"{ptr}/outputs", "output")
-        if scope.always:
-            self.tasks(scope.always, f"{ptr}/always/")
+        if fields["always"]:
+            self.tasks(fields["always"], f"{ptr}/always/")
 
     def plan(self, plan: TaskPlan) -> None:
         self.inputs(plan.inputs, "/inputs", "input")
