@@ -1,9 +1,11 @@
 """The scope pass's fast paths agree with the general paths they stand in for:
 
-- a leaf task without marks is made inline (`_ScopePass.enter`) rather than by
-  `make_task`;
+- a leaf task without marks is made inline (`_ScopePass.enter`), and a compound one
+  by `make_compound`, rather than by `make_task`;
 - a read of a task of the reader's own scope is resolved inline (`read_task`) rather
-  than by `read_target`'s walk up the scope tree.
+  than by `read_target`'s walk up the scope tree (an operation's binding even without
+  the call of `read_task`);
+- a scope of one task that does not depend on itself is ordered without `_topo`.
 
 Each plan (the fixture plans, mutants of the valid ones, generated plans) is checked
 twice, by the pass and by the pass with both fast paths off; the CheckedPlans (every
@@ -36,6 +38,8 @@ FIXTURES = sorted((ROOT / "fixtures").rglob("*.taskplan.*"))
 
 class _General(scope_pass._ScopePass):
     """The pass with every read of a task taking the general path."""
+
+    fast_paths = False
 
     def read_task(self, kind: str, ptr: str, source: Any, port: Any, reader: Any, scope: Any) -> None:
         if not isinstance(source, str):
@@ -78,6 +82,7 @@ def _check(data: bytes, path: str, general: bool, monkeypatch: pytest.MonkeyPatc
     with monkeypatch.context() as m:
         if general:
             m.setattr(scope_pass, "_LEAF_TASKS", frozenset())  # every task through make_task
+            m.setattr(scope_pass, "_COMPOUND_TASKS", frozenset())
         with gc_paused():
             cp = (_General if general else scope_pass._ScopePass)(plan, table, reporter).run()
     return _dump(cp, sink.sorted())

@@ -112,6 +112,10 @@ def _port_text(port: str | None) -> str:
 
 
 class _ScopePass:
+    fast_paths = True
+    """The inline same-scope read of an operation's binding and the one-task order (off:
+    the general paths, for the test that holds them to each other)."""
+
     def __init__(self, plan: TaskPlan, identity: IdentityTable, reporter: Reporter):
         self.plan = plan
         self.identity = identity
@@ -231,6 +235,8 @@ class _ScopePass:
             if type(t) in _LEAF_TASKS and not t.__pydantic_private__:
                 # the common case: a task model without marks (so its `id` is a string) and without child scopes
                 entries.append(TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies, ptr not in invalid_ids))
+            elif type(t) in _COMPOUND_TASKS and not t.__pydantic_private__:
+                entries.append(self.make_compound(t, ptr, scope, i))
             else:
                 entries.append(make_task(t, ptr, scope, i, False))
         bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
@@ -246,6 +252,34 @@ class _ScopePass:
         if always:
             entries += always
         return entries
+
+    def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
+        """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
+        is a string and it is not broken): its child scopes read from its fields
+        directly, without `scopes_of`'s generic listing."""
+        node = TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
+                        ptr not in self.identity.invalid_ids)
+        depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
+        children = node.children
+        kind = type(t)
+        if kind is ParallelTask:
+            for b, model in enumerate(t.branches):
+                if isinstance(model, TaskScope):
+                    children.append(ScopeNode(f"{ptr}/branches/{b}", model, ScopeRole.BRANCH, node, scope, b, depth, group, foreach))
+            return node
+        body = t.body
+        if isinstance(body, TaskScope):
+            if kind is ForeachTask:
+                child = ScopeNode(f"{ptr}/body", body, ScopeRole.FOREACH_BODY, node, scope, None, depth, group, foreach)
+                child.foreach = child
+            else:
+                child = ScopeNode(f"{ptr}/body", body, ScopeRole.BODY, node, scope, None, depth, group, foreach)
+            children.append(child)
+        if kind is ConditionalTask:
+            other = t.otherwise
+            if other is not None and isinstance(other, TaskScope):
+                children.append(ScopeNode(f"{ptr}/otherwise", other, ScopeRole.OTHERWISE, node, scope, None, depth, group, foreach))
+        return node
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
         ident = getattr(t, "id", None)
@@ -295,6 +329,8 @@ class _ScopePass:
     def resolve(self) -> None:
         values, read_task, ports = self.values, self.read_task, self.ports
         readers = _READERS
+        by_id, resolutions = self.by_id, self.resolutions
+        inline = self.fast_paths
         for task in self.walk:
             if type(task) is ScopeNode:  # a scope's `outputs`
                 for o in task.outputs:
@@ -313,7 +349,27 @@ class _ScopePass:
                     if type(b) is TaskOutput:
                         v = b.value
                         if type(v) is OutputValue:
-                            read_task(REF_OUTPUT, f"{ptr}/inputs/{i}/value", v.source, v.port, task, scope)
+                            source, port = v.source, v.port
+                            target = by_id.get(source) if type(source) is str else None
+                            if (
+                                inline
+                                and type(target) is TaskNode
+                                and target.scope is scope
+                                and target is not task
+                                and not target.in_always
+                            ):  # read_task's common case, inline: a task of the reader's own scope
+                                vptr = f"{ptr}/inputs/{i}/value"
+                                if type(port) is not str:
+                                    port = None
+                                resolutions[vptr] = Resolution(REF_OUTPUT, vptr, source, target, True, port, task, scope)
+                                dep = task.deps.get(target)
+                                if dep is None:
+                                    task.deps[target] = Dependency(target, [vptr], False, True)
+                                else:
+                                    dep.pointers.append(vptr)
+                                    dep.reads = True
+                            else:
+                                read_task(REF_OUTPUT, f"{ptr}/inputs/{i}/value", source, port, task, scope)
                         elif type(v) in readers:  # (a literal reads nothing)
                             values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are the catalog's (the types pass's)
@@ -1008,10 +1064,15 @@ class _ScopePass:
     # ================================================================ 3. order
 
     def order(self) -> None:
+        order_list = self.order_list
         for scope in self.cp.scopes:
-            scope.order = self.order_list(scope, scope.tasks)
+            tasks = scope.tasks
+            if len(tasks) == 1 and tasks[0] not in tasks[0].deps and self.fast_paths:
+                scope.order = [tasks[0]]  # (most nested scopes: one task, not depending on itself)
+            else:
+                scope.order = order_list(scope, tasks)
             if scope.always:
-                scope.always_order = self.order_list(scope, scope.always)
+                scope.always_order = order_list(scope, scope.always)
 
     def order_list(self, scope: ScopeNode, nodes: list[TaskNode]) -> list[TaskNode]:
         """`nodes` (a scope's `tasks` or `always`) in topological order; each cycle among
@@ -1235,6 +1296,9 @@ _CATALOG_PORTS = frozenset({OperationTask, TransformTask})
 
 _LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
 """Task classes without child scopes."""
+
+_COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
+"""Task classes with child scopes that `make_compound` makes (the others: `make_task`)."""
 
 _READERS = CONTAINER_VALUES | {OutputValue, PresentValue, InputValue, ChoiceValue, ItemValue, IndexValue}
 """Value classes that read something, or may hold a value that does (`values` looks at these only)."""

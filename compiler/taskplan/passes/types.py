@@ -145,6 +145,9 @@ class _Typer:
         self._origin_memo: dict[Any, frozenset[str] | None] = {}
         self._contracts: dict["Operation", _Contract] = {}
         """Operation -> what the tasks calling it are checked against (looked up once)."""
+        self._clean_calls: dict[tuple, tuple | bool] = {}
+        """(operation reference, binding names) -> `_clean_call`'s finding."""
+        self._bad_names = checked.identity.bad_names
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
 
@@ -272,9 +275,15 @@ class _Typer:
         if scope in self._scopes_done:
             return self.out.scope_outputs.get(scope, {})
         self._scopes_done.add(scope)
-        task = self._task
+        task, tasks, kinds = self._task, self.tasks, _TASK_KINDS
         for t in scope.order:
-            task(t)
+            if t in tasks:
+                continue
+            kind = kinds.get(type(t.model))
+            if kind is None or t.broken:
+                task(t)
+            else:  # (_task's common case, inline)
+                tasks[t] = kind(self, t, t.model)
         for t in scope.always_order:
             task(t)
         outputs: dict[str, BType | None] = {}
@@ -345,6 +354,67 @@ class _Typer:
         return TaskTypes(ports, _object(ports))
 
     def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
+        # Most tasks call an operation many others call, binding the same names: what the
+        # contract says about those names (all known, none fixed or consumed, every
+        # required port bound) is found once per (operation, names) by `_clean_call`;
+        # such a task only has its values typed and fitted to their ports.
+        if self.catalog is not None and not self._bad_names and type(m.operation) is str:
+            inputs = m.inputs
+            key = (m.operation, tuple([b.name if type(b) is TaskOutput else None for b in inputs]))
+            clean = self._clean_calls.get(key)
+            if clean is None:
+                clean = self._clean_calls[key] = self._clean_call(m.operation, key[1])
+            if clean is not False:
+                op, port_list, out_ports, out_t, optional_out = clean
+                pointer, scope, value = t.pointer, t.scope, self.value
+                if len(inputs) == 1:  # (the loop below, for one binding)
+                    value_ptr = f"{pointer}/inputs/0/value"
+                    b = inputs[0]
+                    vt = value(b.value, value_ptr, scope)
+                    port = port_list[0]
+                    if vt is not None and bt.fits(vt, port.type) is not None:
+                        self._check_port(t, op, port, b.value, value_ptr, vt)
+                else:
+                    typed = []
+                    for i, b in enumerate(inputs):
+                        value_ptr = f"{pointer}/inputs/{i}/value"
+                        typed.append((value_ptr, value(b.value, value_ptr, scope)))
+                    fits = bt.fits
+                    for (value_ptr, vt), port, b in zip(typed, port_list, inputs):
+                        if vt is not None and fits(vt, port.type) is not None:
+                            self._check_port(t, op, port, b.value, value_ptr, vt)
+                if out_t is None:
+                    return TaskTypes({}, bt.ANY, op)
+                return TaskTypes(dict(out_ports), out_t, op, optional_out)
+        return self._operation_general(t, m)
+
+    def _clean_call(self, ref: str, names: tuple[str | None, ...]) -> tuple | bool:
+        """For a call of operation `ref` binding `names` (None: a binding in error), what
+        `_operation_general` would find about every such call when it reports nothing
+        about the names: (operation, the port of each binding, output ports, output type,
+        optional output ports); False when it may report something (or the names are
+        not all plain, distinct, bindable and complete)."""
+        if None in names or len(set(names)) != len(names):
+            return False
+        res = self.catalog.resolve(ref)  # type: ignore[union-attr]
+        if not res.ok or res.operation is None:
+            return False
+        op = res.operation
+        contract = self._contracts.get(op)
+        if contract is None:
+            contract = self._contracts[op] = _Contract.of(op)
+        input_ports, fixed, consumes, required_ports, out_t, out_ports, optional_out = contract
+        port_list = []
+        for name in names:
+            port = input_ports.get(name)  # type: ignore[arg-type]
+            if port is None or name in fixed or (consumes and name in consumes):
+                return False
+            port_list.append(port)
+        if any(p.name not in names for p in required_ports):
+            return False
+        return op, tuple(port_list), out_ports, out_t, optional_out
+
+    def _operation_general(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         pointer, scope, value = t.pointer, t.scope, self.value
         bindings: list[tuple[int, TaskOutput, str, BType | None]] = []
         for i, b in enumerate(m.inputs):
