@@ -1,5 +1,5 @@
 """Paths into plain data trees, for the tests that mutate workflow documents at random
-(test_validate_fast_paths, test_validate_fuzz, test_workflow_schema)."""
+(test_validate_accept, test_validate_fast_paths, test_validate_fuzz, test_workflow_schema)."""
 
 from __future__ import annotations
 
@@ -16,3 +16,10 @@ def tree_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
     elif isinstance(node, list):
         for i, v in enumerate(node):
             yield from tree_paths(v, path + (i,))
+
+
+def node_at(tree: Any, path: tuple | list) -> Any:
+    """The node of `tree` at `path` (a path `tree_paths` gives); `path[:-1]` for its parent."""
+    for token in path:
+        tree = tree[token]
+    return tree

@@ -39,7 +39,7 @@ for extra in (str(BENCHMARKS), str(Path(__file__).resolve().parent)):
     if extra not in sys.path:
         sys.path.insert(0, extra)
 
-from datatrees import tree_paths  # noqa: E402
+from datatrees import node_at, tree_paths  # noqa: E402
 from generate import catalog, plan  # noqa: E402
 from test_validate_fast_paths import _mutate  # noqa: E402
 
@@ -158,9 +158,7 @@ def _expressions(doc) -> list[tuple]:
     """The paths of every whole-expression string of the document."""
     out = []
     for path in tree_paths(doc):
-        node = doc
-        for token in path:
-            node = node[token]
+        node = node_at(doc, path)
         if isinstance(node, str) and node.startswith("${") and node.endswith("}"):
             out.append(path)
     return out
@@ -170,9 +168,7 @@ def _ids(doc) -> list[str]:
     ids = []
     for path in tree_paths(doc):
         if path and path[-1] == "id":
-            node = doc
-            for token in path:
-                node = node[token]
+            node = node_at(doc, path)
             if isinstance(node, str):
                 ids.append(node)
     return ids
@@ -188,9 +184,7 @@ def _rewire(doc, rng: random.Random):
     ids = _ids(doc) or ["x"]
     steps = [p for p in tree_paths(doc) if p and isinstance(p[-1], int) and len(p) > 2 and p[-2] in ("steps", "finally")]
     if steps and rng.random() < 0.5:  # a guard on a random step (compiled output has few)
-        step = doc
-        for token in rng.choice(steps):
-            step = step[token]
+        step = node_at(doc, rng.choice(steps))
         if isinstance(step, dict):
             step["when"] = "${data.steps." + rng.choice(ids) + ".result}"
     paths = _expressions(doc)
@@ -198,9 +192,7 @@ def _rewire(doc, rng: random.Random):
         if not paths:
             break
         path = rng.choice(paths)
-        parent = doc
-        for token in path[:-1]:
-            parent = parent[token]
+        parent = node_at(doc, path[:-1])
         choice = rng.randrange(7)
         sid = rng.choice(ids)
         name = f'["{sid}"]' if "." in sid else f".{sid}"
@@ -216,9 +208,7 @@ def _rewire(doc, rng: random.Random):
             text = rng.choice(["${data.item}", "${data.index}", "${data.item.a}", "${data.inputs.nope}"])
         elif choice == 4:
             other = rng.choice(paths)
-            node = doc
-            for token in other:
-                node = node[token]
+            node = node_at(doc, other)
             text = node
         elif choice == 5:
             text = "${data.steps" + name + field + " == 1 && data.inputs.x}"
@@ -290,7 +280,7 @@ def _expressions_in(value) -> list[str]:
 @example({"k": {"$x": "${y}"}})
 def test_the_collecting_data_tree_predicate(value):
     found: list[str] = []
-    ok = structure._value_ok_collecting(found)(value)
+    ok = structure._data_tree_ok(found.append)(value)
     assert ok == structure._value_ok(value)
     if ok:
         assert sorted(found) == _expressions_in(value)

@@ -61,7 +61,7 @@ _KEYS = ["extra", "when", "input", "max_items", "max_concurrency", "call", "step
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from datatrees import tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
+from datatrees import node_at, tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
 
 
 def _mutate(doc, rng: random.Random):
@@ -71,9 +71,7 @@ def _mutate(doc, rng: random.Random):
         if not paths:
             break
         path = rng.choice(paths)
-        parent = doc
-        for token in path[:-1]:
-            parent = parent[token]
+        parent = node_at(doc, path[:-1])
         last = path[-1]
         action = rng.randrange(3)
         if action == 0 and isinstance(parent, dict):

@@ -33,7 +33,7 @@ KEYS = ["extra", "when", "input", "max_items", "call", "steps", "$literal", "typ
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from datatrees import tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
+from datatrees import node_at, tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
 
 
 def _mutate(doc, rng: random.Random, times: int):
@@ -43,9 +43,7 @@ def _mutate(doc, rng: random.Random, times: int):
         if not paths:
             break
         path = rng.choice(paths)
-        parent = doc
-        for token in path[:-1]:
-            parent = parent[token]
+        parent = node_at(doc, path[:-1])
         last = path[-1]
         action = rng.randrange(4)
         if action == 0 and isinstance(parent, dict):

@@ -105,16 +105,14 @@ _REPLACEMENTS = [None, True, 0, -1, 1.5, "", "x", "${data.inputs.pr_url}", "a ${
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from datatrees import tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
+from datatrees import node_at, tree_paths as _paths  # noqa: E402  (tests/ is on sys.path)
 
 
 def _mutate(doc, rng: random.Random):
     doc = copy.deepcopy(doc)
     paths = [p for p in _paths(doc) if p]
     path = rng.choice(paths)
-    parent = doc
-    for token in path[:-1]:
-        parent = parent[token]
+    parent = node_at(doc, path[:-1])
     last = path[-1]
     action = rng.randrange(3)
     if action == 0 and isinstance(parent, dict):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -603,9 +603,12 @@ def describe(t: BType, _depth: int = 0) -> str:
 # ----------------------------------------------------------------- to schema
 
 
-def to_json_schema(t: BType) -> dict[str, Any]:
+def to_json_schema(t: BType, nested: Callable[[BType], dict[str, Any]] | None = None) -> dict[str, Any]:
     """A JSON Schema (2020-12 vocabulary, no `$schema`) whose instances are the values
-    of `t`. `any` is `{}`; a nullable enum or const lists null among its values."""
+    of `t`. `any` is `{}`; a nullable enum or const lists null among its values.
+    `nested` makes the schemas of its item and field types (default: this function):
+    lowering passes one that makes each type's schema once."""
+    nested = nested or to_json_schema
     out: dict[str, Any] = {}
     if t.kind == "any":
         pass
@@ -625,10 +628,10 @@ def to_json_schema(t: BType) -> dict[str, Any]:
             if t.items is not None and t.items.kind == "never":
                 out["maxItems"] = 0
             else:
-                out["items"] = to_json_schema(t.items or ANY)
+                out["items"] = nested(t.items or ANY)
         elif t.kind == "object":
             if t.fields:
-                out["properties"] = {f.name: to_json_schema(f.type) for f in t.fields}
+                out["properties"] = {f.name: nested(f.type) for f in t.fields}
                 required = [f.name for f in t.fields if f.required]
                 if required:
                     out["required"] = required

@@ -321,40 +321,7 @@ class _Lowerer:
         task that calls the operation, and the field type of every value built from it),
         so most nested schemas are made once. Held to `bt.to_json_schema` by
         tests/test_lower_fast_paths.py."""
-        out: dict[str, Any] = {}
-        kind = t.kind
-        if kind == "any":
-            pass
-        elif kind == "never":
-            out["not"] = {}
-        elif kind == "null":
-            out["type"] = "null"
-        else:
-            out["type"] = [kind, "null"] if t.nullable else kind
-            values = t.values()
-            if values is not None:
-                if t.const is not None and not t.nullable:
-                    out["const"] = t.const
-                else:
-                    out["enum"] = list(values) + ([None] if t.nullable else [])
-            if kind == "array":
-                if t.items is not None and t.items.kind == "never":
-                    out["maxItems"] = 0
-                else:
-                    out["items"] = self._schema(t.items or bt.ANY)
-            elif kind == "object":
-                fields = t.fields
-                if fields:
-                    schema = self._schema
-                    out["properties"] = {f.name: schema(f.type) for f in fields}
-                    required = [f.name for f in fields if f.required]
-                    if required:
-                        out["required"] = required
-                if t.closed:
-                    out["additionalProperties"] = False
-        if t.description:
-            out["description"] = t.description
-        return out
+        return bt.to_json_schema(t, self._schema)
 
     # ================================================================= driver
 

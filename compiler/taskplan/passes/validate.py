@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import marshal
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -266,17 +266,10 @@ class _Validator:
         """Steps indexed so far, in all lists (items that are not mappings included)."""
         self.held: list | None = None
         """Findings of the indexing, held back until the structural findings are reported."""
-        self.schema_problems: dict[bytes, tuple[tuple, str] | None] = {}
-        """Embedded schema (by `_key`) -> `_schema_problem` of it: compiled output repeats a few
-        schemas thousands of times, and the key is ~5x cheaper than the canonical JSON text."""
-        self.strict_problems: dict[bytes, tuple[tuple, str] | None] = {}
+        self.schema_problems = _SchemaMemo(_embedded_schema_problem)
+        """Embedded schema -> `_schema_problem` of it."""
+        self.strict_problems = _SchemaMemo(_strict_problem)
         """The same for `_strict_problem` (the key keeps the order of keys, which its message follows)."""
-        self.schemas_seen: dict[int, tuple[Any, Any]] = {}
-        """id(schema) -> (schema, its `_schema_problem`): compiled output also shares one schema
-        object between many places (about half of them at 10,000 tasks), each looked up by
-        identity, without a key. The schema is held, so that its id is not reused."""
-        self.strict_seen: dict[int, tuple[Any, Any]] = {}
-        """The same for `_strict_problem`."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -956,18 +949,7 @@ class _Validator:
         first problem. Returns whether it is valid."""
         if type(schema) not in (dict, bool):
             return False  # the structural check reported its type
-        seen = self.schemas_seen.get(id(schema))
-        if seen is not None and seen[0] is schema:
-            problem = seen[1]
-        else:
-            key = _key(schema)
-            if key is not None and key in self.schema_problems:
-                problem = self.schema_problems[key]
-            else:
-                problem = None if _plainly_valid(schema) else _schema_problem(_canonical(schema))
-                if key is not None:
-                    self.schema_problems[key] = problem
-            self.schemas_seen[id(schema)] = (schema, problem)
+        problem = self.schema_problems(schema)
         if problem is None:
             return True
         where, message = problem
@@ -975,18 +957,7 @@ class _Validator:
         return False
 
     def _check_strict(self, path: tuple, schema: Any, step: _Step) -> None:
-        seen = self.strict_seen.get(id(schema))
-        if seen is not None and seen[0] is schema:
-            problem = seen[1]
-        else:
-            key = _key(schema)
-            if key is None:  # pragma: no cover - reading limits the depth
-                problem = _strict_problem(schema)
-            elif key in self.strict_problems:
-                problem = self.strict_problems[key]
-            else:
-                problem = self.strict_problems[key] = _strict_problem(schema)
-            self.strict_seen[id(schema)] = (schema, problem)
+        problem = self.strict_problems(schema)
         if problem is not None:
             where, message = problem
             self.report(SCHEMA, path + where, f"an `llm.call` schema must be strict: {message}", step=step,
@@ -1210,6 +1181,39 @@ def _canonical(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+class _SchemaMemo:
+    """`problem_of(schema)` once per schema of a document: compiled output shares one schema
+    object between many places (about half of them at 10,000 tasks: found by identity, no
+    key) and repeats a few schemas thousands of times (found by `_key`, ~5x cheaper than
+    the canonical JSON text). Each schema is held, so that its id is not reused."""
+
+    __slots__ = ("problem_of", "by_id", "by_key")
+
+    def __init__(self, problem_of: Callable[[Any], tuple[tuple, str] | None]):
+        self.problem_of = problem_of
+        self.by_id: dict[int, tuple[Any, tuple[tuple, str] | None]] = {}
+        self.by_key: dict[bytes, tuple[tuple, str] | None] = {}
+
+    def __call__(self, schema: Any) -> tuple[tuple, str] | None:
+        seen = self.by_id.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            return seen[1]
+        key = _key(schema)
+        if key is None:  # pragma: no cover - reading limits the depth
+            problem = self.problem_of(schema)
+        elif key in self.by_key:
+            problem = self.by_key[key]
+        else:
+            problem = self.by_key[key] = self.problem_of(schema)
+        self.by_id[id(schema)] = (schema, problem)
+        return problem
+
+
+def _embedded_schema_problem(schema: Any) -> tuple[tuple, str] | None:
+    """Where and why an embedded schema is not a valid draft 2020-12 schema; None: it is."""
+    return None if _plainly_valid(schema) else _schema_problem(_canonical(schema))
+
+
 _SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 _PLAIN_KEYWORDS = frozenset({"type", "properties", "required", "items", "additionalProperties", "enum", "const",
                              "description", "title"})
@@ -1377,8 +1381,8 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
-                 "found", "calls", "wants_item", "schemas_seen", "schema_keys", "strict_seen", "wf_inputs",
-                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds", "strict_keys")
+                 "found", "calls", "wants_item", "schema_problems", "strict_problems", "wf_inputs",
+                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
 
     def __init__(self, tree: Any, limits: Limits):
         self.tree = tree
@@ -1395,10 +1399,8 @@ class _Accept:
         self.calls: list[tuple] = []
         """(caller workflow, target name, loop, input)."""
         self.wants_item: list[str] = []
-        self.schemas_seen: dict[int, tuple[Any, bool]] = {}
-        self.schema_keys: dict[bytes, bool] = {}
-        self.strict_seen: dict[int, tuple[Any, bool]] = {}
-        self.strict_keys: dict[bytes, bool] = {}
+        self.schema_problems = _SchemaMemo(_embedded_schema_problem)
+        self.strict_problems = _SchemaMemo(_strict_problem)
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
@@ -1619,31 +1621,11 @@ class _Accept:
 
     def _schema_ok(self, schema: Any) -> bool:
         """`_Validator._check_schema` finds nothing."""
-        seen = self.schemas_seen.get(id(schema))
-        if seen is not None and seen[0] is schema:
-            return seen[1]
-        key = _key(schema)
-        ok = self.schema_keys.get(key) if key is not None else None
-        if ok is None:
-            ok = _plainly_valid(schema) or _schema_problem(_canonical(schema)) is None
-            if key is not None:
-                self.schema_keys[key] = ok
-        self.schemas_seen[id(schema)] = (schema, ok)
-        return ok
+        return self.schema_problems(schema) is None
 
     def _strict_ok(self, schema: Any) -> bool:
         """`_Validator._check_strict` finds nothing."""
-        seen = self.strict_seen.get(id(schema))
-        if seen is not None and seen[0] is schema:
-            return seen[1]
-        key = _key(schema)
-        ok = self.strict_keys.get(key) if key is not None else None
-        if ok is None:
-            ok = _strict_problem(schema) is None
-            if key is not None:
-                self.strict_keys[key] = ok
-        self.strict_seen[id(schema)] = (schema, ok)
-        return ok
+        return self.strict_problems(schema) is None
 
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a

@@ -160,40 +160,67 @@ def _expression_ok(value: Any) -> bool:
     return type(value) is str and len(value) >= 3 and value.startswith("${") and value.endswith("}")
 
 
-def _value_ok(value: Any) -> bool:
-    """`_check_value` reports nothing."""
-    t = type(value)
-    if t is str:
-        return "${" not in value or (len(value) >= 3 and value.startswith("${") and value.endswith("}"))
-    if t is not dict and t is not list:
-        return value is None or t is bool or t is int or t is float
-    stack: list[Any] = [value]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node = pop()
-        if type(node) is dict:
-            if d.LITERAL in node:
-                if len(node) != 1:
-                    return False
-                continue
-            for key, member in node.items():
-                if type(key) is not str or key.startswith("$"):
-                    return False
+def _data_tree_ok(push: Any) -> Any:
+    """The predicate that `_check_value` reports nothing, calling `push` with each
+    expression of the data tree it accepts (in no particular order): the validate pass's
+    accept path collects them this way, so that it checks a data tree's expressions without
+    a second walk; `_value_ok` ignores them."""
+    literal = d.LITERAL
+
+    def value_ok(value: Any) -> bool:
+        t = type(value)
+        if t is str:
+            if "${" not in value:
+                return True
+            if len(value) >= 3 and value[:2] == "${" and value[-1] == "}":
+                push(value)
+                return True
+            return False
+        if t is not dict and t is not list:
+            return value is None or t is bool or t is int or t is float
+        # `node` is the container being read, `t` its type; nested containers wait on a
+        # stack made only when there is one (most data trees here are one flat mapping)
+        node = value
+        stack: list[Any] | None = None
+        while True:
+            if t is dict:
+                if literal in node:
+                    if len(node) != 1:
+                        return False
+                    members: Any = ()  # X of `{$literal: X}` is not looked into
+                else:
+                    for key in node:
+                        if type(key) is not str or key[:1] == "$":
+                            return False
+                    members = node.values()
+            else:
+                members = node
+            for member in members:
                 t = type(member)
                 if t is str:
-                    if "${" in member and not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
-                        return False
+                    if "${" in member:
+                        if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
+                            return False
+                        push(member)
                 elif t is dict or t is list:
-                    push(member)
-        else:
-            for member in node:
-                t = type(member)
-                if t is str:
-                    if "${" in member and not (len(member) >= 3 and member.startswith("${") and member.endswith("}")):
-                        return False
-                elif t is dict or t is list:
-                    push(member)
-    return True
+                    if stack is None:
+                        stack = [member]
+                    else:
+                        stack.append(member)
+            if not stack:
+                return True
+            node = stack.pop()
+            t = type(node)
+
+    return value_ok
+
+
+def _ignore(expression: str) -> None:
+    pass
+
+
+_value_ok = _data_tree_ok(_ignore)
+"""`_check_value` reports nothing."""
 
 
 # Patterns checked without a regex call where the regex costs more: each expression holds
@@ -271,69 +298,6 @@ def check_structure(tree: Any) -> list[SchemaError]:
 
 # --- the validate pass's accept path: the same predicates, one step at a time ---------------
 
-def _value_ok_collecting(found: list[str]) -> Any:
-    """`_value_ok` that also appends each expression of the data tree to `found`: so that the
-    validate pass's accept path checks a data tree's expressions without a second walk.
-    Kept apart from `_value_ok`, which `check_structure` runs without the appends."""
-    push_found = found.append
-    literal = d.LITERAL
-
-    def value_ok(value: Any) -> bool:
-        t = type(value)
-        if t is str:
-            if "${" not in value:
-                return True
-            if len(value) >= 3 and value[:2] == "${" and value[-1] == "}":
-                push_found(value)
-                return True
-            return False
-        if t is not dict and t is not list:
-            return value is None or t is bool or t is int or t is float
-        # `node` is the container being read, `t` its type; nested containers wait on a
-        # stack made only when there is one (most data trees here are one flat mapping)
-        node = value
-        stack: list[Any] | None = None
-        while True:
-            if t is dict:
-                if literal in node:
-                    if len(node) != 1:
-                        return False
-                else:
-                    for key, member in node.items():
-                        if type(key) is not str or key[:1] == "$":
-                            return False
-                        t = type(member)
-                        if t is str:
-                            if "${" in member:
-                                if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
-                                    return False
-                                push_found(member)
-                        elif t is dict or t is list:
-                            if stack is None:
-                                stack = [member]
-                            else:
-                                stack.append(member)
-            else:
-                for member in node:
-                    t = type(member)
-                    if t is str:
-                        if "${" in member:
-                            if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
-                                return False
-                            push_found(member)
-                    elif t is dict or t is list:
-                        if stack is None:
-                            stack = [member]
-                        else:
-                            stack.append(member)
-            if not stack:
-                return True
-            node = stack.pop()
-            t = type(node)
-
-    return value_ok
-
-
 def _executor_type_ok() -> Any:
     """The `#/$defs/executor_type` predicate, remembering the types it accepted (`.known`, up
     to 4,096): a document repeats a few executor types thousands of times, and the schema
@@ -365,7 +329,7 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
     `check_structure` finds nothing (tests/test_validate_accept.py)."""
     found: list[str] = []
     overrides = {
-        "#/$defs/value": _value_ok_collecting(found),
+        "#/$defs/value": _data_tree_ok(found.append),
         "#/$defs/expression": _expression_ok,
         "#/$defs/step": lambda value: True,
         "#/$defs/executor_type": _executor_type_ok(),
