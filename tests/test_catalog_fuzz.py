@@ -13,7 +13,7 @@ from taskplan.catalog.mcp import import_mcp
 from taskplan.diagnostics import Diagnostics
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CODES = {"CATALOG_SYNTAX", "CATALOG_SCHEMA_INVALID", "CATALOG_DUPLICATE_OPERATION", "CATALOG_OPERATION_INVALID"}
+CODES = {"CATALOG_SYNTAX", "CATALOG_SCHEMA_INVALID", "CATALOG_DUPLICATE_OPERATION", "CATALOG_OPERATION_INVALID", "CATALOG_NAME_RESERVED"}
 
 JSONISH = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6)),

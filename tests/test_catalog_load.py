@@ -449,3 +449,51 @@ def test_registry_examples(code):
     assert [d.code for d in wrong] == [code], [d.message for d in wrong]
     catalog, right = load(info.right)
     assert not right and len(catalog) > 0
+
+
+# ------------------------------------------------------- names a call step cannot carry
+
+RESERVED = """\
+version: 1
+sources:
+  - id: s
+    operations:
+      - id: s.get
+        executor: {type: mcp.call, config: {server: s, tool: get}}
+        effect: read
+        input: {type: object, properties: {q: {type: string}}, required: [q]}
+        output: {type: object, properties: {v: {type: string}}, required: [v]}
+      - id: s.put
+        executor: {type: mcp.call, config: {server: s, tool: put, request: x, $mode: 1}}
+        effect: write
+        input: {type: object, properties: {$literal: {type: string}, ok: {type: string}}, required: [$literal]}
+"""
+
+
+def test_reserved_names_are_reported_at_the_name_and_leave_the_operation_out():
+    catalog, diags = load(RESERVED)
+    assert brief(diags) == [
+        ("CATALOG_NAME_RESERVED", "/sources/0/operations/1/executor/config/request", 11, 67),
+        ("CATALOG_NAME_RESERVED", "/sources/0/operations/1/executor/config/$mode", 11, 79),
+        ("CATALOG_NAME_RESERVED", "/sources/0/operations/1/input/properties/$literal", 13, 44),
+    ]
+    assert [op.id for op in catalog.operations] == ["s.get"]
+
+
+def test_a_dollar_port_is_never_compiled_into_a_literal(tmp_path):
+    """A port named `$literal` bound to a port read once compiled to
+    `request: {$literal: "${...}"}`: valid dialect, read by a runner as text."""
+    from taskplan import api
+
+    (tmp_path / "c.catalog.yaml").write_text(RESERVED.replace(", request: x, $mode: 1", ""))
+    plan = tmp_path / "p.taskplan.yaml"
+    plan.write_text(textwrap.dedent("""\
+        version: 1
+        root:
+          tasks:
+            - {id: a, objective: get, operation: s.get, inputs: [{name: q, value: {kind: string, text: x}}]}
+            - {id: b, objective: put, operation: s.put, inputs: [{name: $literal, value: {kind: output, source: a, port: v}}]}
+    """))
+    result = api.compile_plan(plan, catalogs=[tmp_path / "c.catalog.yaml"])
+    assert result.yaml is None
+    assert {d.code for d in result.diagnostics} == {"CATALOG_NAME_RESERVED"}

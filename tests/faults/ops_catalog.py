@@ -100,6 +100,37 @@ def operation_twice(ctx):
     return ctx.tree, join("/sources", 0, "operations", len(operations) - 1, "id")
 
 
+@operator("CATALOG_NAME_RESERVED", "catalog")
+def port_named_dollar(ctx):
+    """An input property renamed to start with `$` (a name workflow data reserves)."""
+    for pointer, op in _operations(ctx.tree):
+        inp = op.get("input")
+        if not isinstance(inp, dict) or not isinstance(inp.get("properties"), dict) or op.get("fixed"):
+            continue
+        props = inp["properties"]
+        for name in list(props):
+            consumed = (op.get("artifacts") or {}).get("consumes") or []
+            if any(isinstance(a, dict) and a.get("port") == name for a in consumed):
+                continue  # renaming it would also break the artifact declaration
+            inp["properties"] = {("$" + k if k == name else k): v for k, v in props.items()}
+            if isinstance(inp.get("required"), list):
+                inp["required"] = ["$" + r if r == name else r for r in inp["required"]]
+            return ctx.tree, join(pointer, "input", "properties", "$" + name)
+    return None
+
+
+@operator("CATALOG_NAME_RESERVED", "catalog")
+def config_key_request(ctx):
+    """An executor configuration key `request` (where the request envelope goes)."""
+    pointer, op = _first_op(ctx.tree, lambda op: isinstance(op.get("executor"), dict))
+    if op is None:
+        return None
+    config = op["executor"].get("config") if isinstance(op["executor"].get("config"), dict) else {}
+    config["request"] = "x"
+    op["executor"]["config"] = config
+    return ctx.tree, join(pointer, "executor", "config", "request")
+
+
 @operator("CATALOG_OPERATION_INVALID", "catalog")
 def fixed_port_undeclared(ctx):
     """A `fixed` input the input schema does not declare."""

@@ -11,6 +11,8 @@ catalog diagnostic points at the exact node of the catalog file:
   not an object schema;
 - CATALOG_OPERATION_INVALID: `fixed` or `artifacts` naming a port the schemas
   do not declare, or a fixed value its port's schema rejects;
+- CATALOG_NAME_RESERVED: an input port or executor configuration key that a
+  workflow call step cannot carry (a `$` name, a configuration key `request`);
 - CATALOG_DUPLICATE_OPERATION: an ID (and version) declared twice, across
   files too, with the first declaration as related location.
 
@@ -61,6 +63,10 @@ def version_key(version: str | None) -> tuple:
 
 
 # -------------------------------------------------------------------- operation
+
+
+_REQUEST_FIELD = "request"
+"""The field of a call step's `input` that holds the request envelope (workflow.md)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
@@ -675,6 +681,7 @@ class _Loader:
         output_type = shallow_type(output, file, pointer + "/output") if (ok and output is not None) else None
         if ok and input_type is not None:
             ok = self._check_declarations(reporter, pointer, spec, input_type, output_type, output)
+            ok = self._check_reserved_names(reporter, pointer, spec, input_type) and ok
         if not ok or input_type is None:
             self._mark_broken(raw)
             self._duplicate(reporter, pointer, spec.id, version, keep=False)
@@ -782,6 +789,42 @@ class _Loader:
                     ok = False
                 else:
                     seen[art.port] = i
+        return ok
+
+    def _check_reserved_names(self, reporter: Reporter, pointer: str, spec: Any, input_type: BType) -> bool:
+        """CATALOG_NAME_RESERVED: names the workflow step of a call cannot carry. The
+        step's `input` holds the executor's configuration and `request`, the request
+        envelope whose members are the input ports; in a workflow data tree a key
+        starting with `$` is reserved (`{$literal: ...}` marks data never evaluated),
+        so a port named so could not carry a value read at run time (and `$literal`
+        would turn it into text), and a configuration key `request` would be replaced
+        by the envelope."""
+        from taskplan.catalog.jsonschema_types import property_pointer
+
+        ok = True
+        code = "CATALOG_NAME_RESERVED"
+        for name in spec.executor.config:
+            if name.startswith("$") or name == _REQUEST_FIELD:
+                why = (
+                    "the compiler puts the request envelope there" if name == _REQUEST_FIELD
+                    else "keys starting with `$` are reserved in workflow data"
+                )
+                reporter.report(
+                    code, jp.join(pointer, "executor", "config", name),
+                    f"executor configuration key `{name}` cannot be emitted: {why}", key=True,
+                    hint="rename the key in the executor's configuration (and in the executor that reads it)",
+                )
+                ok = False
+        for f in input_type.fields:
+            if f.name.startswith("$"):
+                reporter.report(
+                    code, property_pointer(spec.input, pointer + "/input", f.name),
+                    f"input port `{f.name}` cannot be carried in a workflow request: "
+                    "keys starting with `$` are reserved in workflow data",
+                    key=True,
+                    hint="rename the property in the input schema (the tool's adapter maps it back)",
+                )
+                ok = False
         return ok
 
     def _duplicate(self, reporter: Reporter, pointer: str, op_id: str, version: str | None, *, keep: bool) -> bool:

@@ -150,3 +150,41 @@ register(
         ),
     )
 )
+
+register(
+    CodeInfo(
+        code="CATALOG_NAME_RESERVED",
+        family="catalog",
+        owner="catalog",
+        title="An operation uses a name its workflow call step cannot carry",
+        explanation=(
+            "A call compiles to one step whose `input` holds the executor's configuration and `request`, the request envelope with one member per input port. In workflow data a key starting with `$` is reserved (`{$literal: ...}` marks data that is never evaluated), so an input port whose name starts with `$` could not carry a value read at run time (a port named `$literal` would even turn the value into its expression's text), and a configuration key `request` (or one starting with `$`) would be replaced or rejected. The diagnostic points at the name. The operation is left out of the catalog; plans that call it get no further diagnostic about the call. Rename the property (the tool's adapter maps it back) or the configuration key."
+        ),
+        wrong=(
+            "version: 1\n"
+            "sources:\n"
+            "  - id: search\n"
+            "    operations:\n"
+            "      - id: search.query\n"
+            "        effect: read\n"
+            "        input:\n"
+            "          type: object\n"
+            "          properties:\n"
+            "            $filter: {type: string}\n"
+            "          required: [$filter]\n"
+        ),
+        right=(
+            "version: 1\n"
+            "sources:\n"
+            "  - id: search\n"
+            "    operations:\n"
+            "      - id: search.query\n"
+            "        effect: read\n"
+            "        input:\n"
+            "          type: object\n"
+            "          properties:\n"
+            "            filter: {type: string}\n"
+            "          required: [filter]\n"
+        ),
+    )
+)
