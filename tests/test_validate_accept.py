@@ -294,3 +294,14 @@ def test_the_remembering_executor_type_predicate(type_):
     _root, by_kind, _found = structure.step_predicates()
     for _ in range(2):  # the second time from what it remembers
         assert by_kind[d.EXECUTOR](step) == structure._valid()(doc)
+
+
+def test_the_self_check_document_digest_is_the_texts():
+    """`validate_data` hashes the text only when the digest is read: the same value."""
+    import hashlib
+
+    text = "version: 1\nname: é\n"
+    result = validate_module.validate_data({"version": 1}, text)
+    assert result.document.digest == "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert result.document.digest == result.document.digest  # stored once computed
+    assert isinstance(result.document, SourceDocument)
