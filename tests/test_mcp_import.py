@@ -313,3 +313,14 @@ def test_cli_unreadable_and_bad_usage_exit_2(tmp_path):
     assert result.exit_code == 2 and "not a valid source ID" in result.stderr
     result = run("catalog", "import-mcp", str(tmp_path / "x.json"))
     assert result.exit_code == 2
+
+
+def test_a_tool_with_a_dollar_port_is_reported_at_that_property():
+    """The request envelope could not carry it (CATALOG_NAME_RESERVED, as the loader says);
+    an import with errors writes no catalog."""
+    dollar = {**TOOL, "name": "odd", "inputSchema": {"type": "object", "properties": {"$filter": {"type": "string"}}}}
+    result, diags = _import({"tools": [TOOL, dollar]})
+    assert [(d.code, d.location.pointer) for d in diags] == [
+        ("CATALOG_NAME_RESERVED", "/tools/1/inputSchema/properties/$filter")
+    ]
+    assert result.catalog is None

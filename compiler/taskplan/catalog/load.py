@@ -799,8 +799,6 @@ class _Loader:
         so a port named so could not carry a value read at run time (and `$literal`
         would turn it into text), and a configuration key `request` would be replaced
         by the envelope."""
-        from taskplan.catalog.jsonschema_types import property_pointer
-
         ok = True
         code = "CATALOG_NAME_RESERVED"
         for name in spec.executor.config:
@@ -815,17 +813,7 @@ class _Loader:
                     hint="rename the key in the executor's configuration (and in the executor that reads it)",
                 )
                 ok = False
-        for f in input_type.fields:
-            if f.name.startswith("$"):
-                reporter.report(
-                    code, property_pointer(spec.input, pointer + "/input", f.name),
-                    f"input port `{f.name}` cannot be carried in a workflow request: "
-                    "keys starting with `$` are reserved in workflow data",
-                    key=True,
-                    hint="rename the property in the input schema (the tool's adapter maps it back)",
-                )
-                ok = False
-        return ok
+        return report_reserved_ports(reporter, spec.input, pointer + "/input", input_type) and ok
 
     def _duplicate(self, reporter: Reporter, pointer: str, op_id: str, version: str | None, *, keep: bool) -> bool:
         """Register a declaration; report it when it clashes with an earlier one. True
@@ -861,6 +849,26 @@ class _Loader:
         self.seen[key] = (reporter, id_pointer)
         self.seen_ids.setdefault(op_id, []).append((version, reporter, id_pointer))
         return keep
+
+
+def report_reserved_ports(reporter: Reporter, schema: Any, pointer: str, input_type: BType) -> bool:
+    """CATALOG_NAME_RESERVED for each input port of `schema` (written at `pointer`, its
+    shallow type `input_type`) whose name starts with `$`, at the property's name (see
+    `_Loader._check_reserved_names`; the MCP importer reports the same). True when none."""
+    from taskplan.catalog.jsonschema_types import property_pointer
+
+    ok = True
+    for f in input_type.fields:
+        if f.name.startswith("$"):
+            reporter.report(
+                "CATALOG_NAME_RESERVED", property_pointer(schema, pointer, f.name),
+                f"input port `{f.name}` cannot be carried in a workflow request: "
+                "keys starting with `$` are reserved in workflow data",
+                key=True,
+                hint="rename the property in the input schema (the tool's adapter maps it back)",
+            )
+            ok = False
+    return ok
 
 
 def check_schema_at(

@@ -14,8 +14,9 @@ config: {server: <source>, tool: <name>}}`; `inputSchema` -> `input`,
 `annotations.title`. Operations are written sorted by ID; schemas keep the
 server's key order. Problems are located diagnostics in the tools file
 (CATALOG_SYNTAX for a file that is not a tools list or a malformed tool,
-CATALOG_SCHEMA_INVALID for an invalid schema, CATALOG_DUPLICATE_OPERATION for a
-tool name twice); nothing is written when there is any.
+CATALOG_SCHEMA_INVALID for an invalid schema, CATALOG_NAME_RESERVED for an input
+property a workflow request cannot carry, CATALOG_DUPLICATE_OPERATION for a tool
+name twice); nothing is written when there is any.
 """
 
 from __future__ import annotations
@@ -240,6 +241,12 @@ def _operation(
         reporter, pointer + "/outputSchema", output, input_=False, limits=limits
     ):
         ok = False
+    if ok:  # a port the workflow request could not carry (CATALOG_NAME_RESERVED)
+        from taskplan.catalog.jsonschema_types import shallow_type
+        from taskplan.catalog.load import report_reserved_ports
+
+        at = pointer + "/inputSchema"
+        ok = report_reserved_ports(reporter, tool["inputSchema"], at, shallow_type(tool["inputSchema"], "", at))
     if not ok:
         return None
     annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
