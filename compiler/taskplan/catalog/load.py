@@ -42,6 +42,7 @@ from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Diagnostics, Location, Related, Reporter
 from taskplan.model.btype import BType, Field, Slot
 from taskplan.source import pointer as jp
+from taskplan.workflow.dialect import REQUEST, RESERVED_KEY_PREFIX
 
 if TYPE_CHECKING:
     from taskplan.source.document import SourceDocument
@@ -63,10 +64,6 @@ def version_key(version: str | None) -> tuple:
 
 
 # -------------------------------------------------------------------- operation
-
-
-_REQUEST_FIELD = "request"
-"""The field of a call step's `input` that holds the request envelope (workflow.md)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
@@ -800,19 +797,19 @@ class _Loader:
         would turn it into text), and a configuration key `request` would be replaced
         by the envelope."""
         ok = True
-        code = "CATALOG_NAME_RESERVED"
         for name in spec.executor.config:
-            if name.startswith("$") or name == _REQUEST_FIELD:
-                why = (
-                    "the compiler puts the request envelope there" if name == _REQUEST_FIELD
-                    else "keys starting with `$` are reserved in workflow data"
-                )
-                reporter.report(
-                    code, jp.join(pointer, "executor", "config", name),
-                    f"executor configuration key `{name}` cannot be emitted: {why}", key=True,
-                    hint="rename the key in the executor's configuration (and in the executor that reads it)",
-                )
-                ok = False
+            if name == REQUEST:
+                why = "the compiler puts the request envelope there"
+            elif name.startswith(RESERVED_KEY_PREFIX):
+                why = "keys starting with `$` are reserved in workflow data"
+            else:
+                continue
+            reporter.report(
+                "CATALOG_NAME_RESERVED", jp.join(pointer, "executor", "config", name),
+                f"executor configuration key `{name}` cannot be emitted: {why}", key=True,
+                hint="rename the key in the executor's configuration (and in the executor that reads it)",
+            )
+            ok = False
         return report_reserved_ports(reporter, spec.input, pointer + "/input", input_type) and ok
 
     def _duplicate(self, reporter: Reporter, pointer: str, op_id: str, version: str | None, *, keep: bool) -> bool:
@@ -859,7 +856,7 @@ def report_reserved_ports(reporter: Reporter, schema: Any, pointer: str, input_t
 
     ok = True
     for f in input_type.fields:
-        if f.name.startswith("$"):
+        if f.name.startswith(RESERVED_KEY_PREFIX):
             reporter.report(
                 "CATALOG_NAME_RESERVED", property_pointer(schema, pointer, f.name),
                 f"input port `{f.name}` cannot be carried in a workflow request: "

@@ -40,7 +40,7 @@ from taskplan.ir.graph import (
     render_tree,
     step_path,
 )
-from taskplan.workflow.dialect import escape_literal
+from taskplan.workflow.dialect import REQUEST, escape_literal
 from taskplan.ir.typed import TypedPlan
 from taskplan.model import btype as bt
 from taskplan.model.btype import BType
@@ -729,9 +729,9 @@ class _Lowerer:
             request.update(fixed)  # host-owned inputs, injected
             emitted.update(fixed_emitted)
             config: dict[str, Any] = dict(executor_config)
-            config["request"] = request
+            config[REQUEST] = request
             config_emitted = dict(config_emitted)
-            config_emitted["request"] = emitted
+            config_emitted[REQUEST] = emitted
             self._step(
                 site, tid, op.executor, t.pointer, {"input": config, "effect": op.effect}, ("task", tid),
                 {"input": config_emitted, "effect": op.effect},

@@ -112,6 +112,14 @@ def _string_kind(type_: str) -> str | None:
 LITERAL = "$literal"
 """`{$literal: X}`: X is data, taken as written, never evaluated (any JSON)."""
 
+RESERVED_KEY_PREFIX = "$"
+"""Keys of workflow data that start with it are reserved (a mapping holding one is
+written as `{$literal: {...}}` as a whole): NOT_DOLLAR_PATTERN."""
+
+REQUEST = "request"
+"""The field of a call step's `input` that holds the request envelope, beside the
+executor's configuration fields."""
+
 
 def needs_escape(text: str) -> bool:
     return "${" in text
