@@ -179,6 +179,27 @@ def test_literal_strings_are_never_evaluated(text, tmp_path):
         assert label == text
 
 
+@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_input_defaults_are_literal_by_position(text, tmp_path):
+    """A workflow input's `default` is never evaluated (docs/workflow-dialect.md), so it is
+    emitted as written: a default holding `${` once came out wrapped in {$literal: ...},
+    which no longer fits the input's type, and compile failed with COMPILER_INTERNAL."""
+    import json
+
+    plan = (
+        "version: 1\nname: defaults\n"
+        "inputs:\n  - {name: greeting, type: {kind: string}, required: false, default: {kind: string, text: "
+        + json.dumps(text) + "}}\n"
+        "root:\n  outputs:\n    - {name: g, value: {kind: input, source: greeting}}\n"
+    )
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(plan)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    data = YAML(typ="safe").load(result.yaml)
+    assert data["workflows"]["main"]["inputs"]["greeting"]["default"] == text
+
+
 def test_a_bug_in_generated_plumbing_is_compiler_internal(monkeypatch):
     """When the emitted workflow does not validate although the plan did, the finding is
     COMPILER_INTERNAL at the plan slot its step came from, never blamed on the plan."""

@@ -17,6 +17,7 @@ random.Random, or `DrawRng` over hypothesis' `data` (so hypothesis can shrink).
 from __future__ import annotations
 
 import copy
+import random
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -328,7 +329,7 @@ def generate(rng: Any, *, operations: bool = False) -> dict:
             decl: dict = {"name": name, "type": t}
             if rng.random() < 0.3:
                 decl["required"] = False
-                decl["default"] = _literal(kind)
+                decl["default"] = _literal(kind, g.rng)
             inputs.append(decl)
             readables.append(_Readable({"kind": "input", "source": name}, kind))
     if inputs:
@@ -355,9 +356,15 @@ def generate(rng: Any, *, operations: bool = False) -> dict:
     return plan
 
 
-def _literal(kind: str) -> dict:
+# Literal text that must come out of the compiler as the same text: expression-like
+# (`${`, a `$literal` key's name), YAML-special scalars, white space, line breaks.
+_TEXTS = ("text", "Hi ${name}", "${data.inputs.topic}", "$literal", "yes", "null", "1e3", "0x1F",
+          " spaced ", "two\nlines", "# not a comment", "caf\u00e9", "")
+
+
+def _literal(kind: str, rng: random.Random | None = None) -> dict:
     return {
-        "string": {"kind": "string", "text": "text"},
+        "string": {"kind": "string", "text": rng.choice(_TEXTS) if rng is not None else "text"},
         "number": {"kind": "number", "number": 3},
         "integer": {"kind": "number", "number": 4},
         "boolean": {"kind": "boolean", "boolean": True},
@@ -388,7 +395,7 @@ def _value(g: _Gen, readables: list[_Readable], kind: str | None = None) -> dict
     if kind is None and roll < 0.75 and readables:
         members = [{"name": f"m{i}", "value": copy.deepcopy(r.value)} for i, r in enumerate(readables[-3:])]
         return {"kind": "object", "members": members}
-    return _literal(kind or rng.choice(["string", "number", "boolean", "array", "object"]))
+    return _literal(kind or rng.choice(["string", "number", "boolean", "array", "object"]), rng)
 
 
 def _kind_of(value: dict, readables: list[_Readable]) -> str:

@@ -367,7 +367,7 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
             entry: dict[str, Any] = {"type": inp.schema}
             if inp.has_default:
                 entry["required"] = False
-                entry["default"] = dialect.escape_literal(inp.default)
+                entry["default"] = inp.default  # literal by position: never evaluated, never escaped
             elif not inp.required:
                 entry["required"] = False
             inputs[name] = entry
