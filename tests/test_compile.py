@@ -137,6 +137,51 @@ def test_cleanup_is_guarded_by_the_presence_of_what_it_reads():
     assert cleanup[0]["when"] == "${present(data.steps.scratch.result)}"
 
 
+GUARD_PLAN = """
+version: 1
+name: guards
+inputs:
+  - {name: flag, type: {kind: boolean}}
+root:
+  tasks:
+    - id: pick
+      kind: conditional
+      objective: Pick a label, or none
+      condition: {kind: input, source: flag}
+      body:
+        outputs: [{name: label, value: {kind: string, text: scratch}}]
+      otherwise:
+        outputs: [{name: label, value: {kind: null}}]
+    - id: each
+      kind: foreach
+      objective: Loop
+      items: {kind: array, items: [{kind: string, text: a}]}
+      body:
+        outputs: [{name: x, value: {kind: item}}]
+  always:
+    - id: report
+      kind: value
+      objective: Report the label, even a null one
+      outputs:
+        - {name: l, value: {kind: output, source: pick, port: label}}
+        - {name: x, value: {kind: output, source: each, port: x}}
+"""
+
+
+def test_a_cleanup_guard_tests_merge_and_collect_steps_by_their_record(tmp_path):
+    """The guard waits for the conditional's merge step to have run, not for a non-null
+    merged value: the `otherwise` side's null label is a result, and cleanup must run."""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(GUARD_PLAN)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    cleanup = YAML(typ="safe").load(result.yaml)["workflows"]["main"]["finally"]
+    assert cleanup[0]["when"] == (
+        '${present(data.steps.pick.outputs) and present(data.steps["__pick.merge.label"])'
+        ' and present(data.steps.each.results) and present(data.steps["__each.collect.x"])}'
+    )
+
+
 ADVERSARIAL = [
     "${data.inputs.token}",
     "$${data.inputs.token}",

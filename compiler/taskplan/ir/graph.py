@@ -90,6 +90,12 @@ def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     return Expr(text)
 
 
+def step_record(step_id: str) -> Expr:
+    """`data.steps.<id>`: the step's record, present once the step has run (whatever null
+    its fields hold): what a cleanup guard tests for a generated step it reads."""
+    return Expr(f"data.steps.{step_id}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"]')
+
+
 def input_path(name: str, *names: str | int) -> Expr:
     text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{json.dumps(name)}]"
     for n in names:  # as `path`

@@ -39,6 +39,7 @@ from taskplan.ir.graph import (
     literal_expr,
     render_tree,
     step_path,
+    step_record,
 )
 from taskplan.workflow.dialect import REQUEST, escape_literal
 from taskplan.ir.typed import TypedPlan
@@ -527,7 +528,8 @@ class _Lowerer:
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
         """A cleanup task runs only when every producer it reads has produced a result:
         the producer's own step, and for a foreach or a conditional the `collect` or
-        `merge` steps its ports are read from."""
+        `merge` steps its ports are read from. Those are tested by their record: a merged
+        port that is null is still a result (the conditional ran and chose it)."""
         parts: list[str] = []
         for d in t.deps.values():
             if not d.reads:
@@ -545,7 +547,8 @@ class _Lowerer:
                         ports = list(self.tp.tasks[d.task].ports or {})  # its whole result: every collect step
                     else:
                         ports = []  # a conditional's whole result is its own step's
-                    refs += [self._local_port(d.task, port) for port in ports]
+                    role = "collect" if cls is ForeachTask else "merge"
+                    refs += [step_record(generated_id(d.task.id, role, port)) for port in ports]
             for ref in refs:
                 text = f"present({ref.text})"
                 if text not in parts:
