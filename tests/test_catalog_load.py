@@ -497,3 +497,73 @@ def test_a_dollar_port_is_never_compiled_into_a_literal(tmp_path):
     result = api.compile_plan(plan, catalogs=[tmp_path / "c.catalog.yaml"])
     assert result.yaml is None
     assert {d.code for d in result.diagnostics} == {"CATALOG_NAME_RESERVED"}
+
+
+# ------------------------------------------------------- executor types
+
+EXECUTOR_OP = """\
+version: 1
+sources:
+  - id: s
+    operations:
+      - id: s.op
+        executor: EXECUTOR
+        input: {type: object, properties: {a: {type: string}}, required: [a]}
+"""
+
+BAD_EXECUTORS = [
+    # built-in step types: what the dialect reads as a built-in, never as an executor
+    ("set", "CATALOG_NAME_RESERVED", "/executor", 19),
+    ("{type: switch}", "CATALOG_NAME_RESERVED", "/executor/type", 26),
+    ("llm.call", "CATALOG_NAME_RESERVED", "/executor", 19),
+    ("loop.parallel", "CATALOG_NAME_RESERVED", "/executor", 19),
+    ("workflow.call", "CATALOG_NAME_RESERVED", "/executor", 19),
+    # a built-in namespace: an unknown built-in type to the dialect
+    ("value.fetch", "CATALOG_NAME_RESERVED", "/executor", 19),
+    ("{type: loop.each, config: {n: 1}}", "CATALOG_NAME_RESERVED", "/executor/type", 26),
+    # not the executor-type syntax (dotted lower-case segments)
+    ("http", "CATALOG_SYNTAX", "/executor", 19),
+    ("Mcp.Call", "CATALOG_SYNTAX", "/executor", 19),
+    ("{type: mcp.call.}", "CATALOG_SYNTAX", "/executor/type", 26),
+    ("'1x.call'", "CATALOG_SYNTAX", "/executor", 19),
+]
+
+
+@pytest.mark.parametrize(("executor", "code", "suffix", "column"), BAD_EXECUTORS, ids=[b[0] for b in BAD_EXECUTORS])
+def test_an_executor_type_the_dialect_cannot_run_is_located_and_left_out(executor, code, suffix, column):
+    catalog, diags = load(EXECUTOR_OP.replace("EXECUTOR", executor))
+    assert brief(diags) == [(code, "/sources/0/operations/0" + suffix, 6, column)]
+    assert diags[0].hint
+    assert len(catalog) == 0 and catalog.resolve("s.op").reason == "broken"
+
+
+@pytest.mark.parametrize("executor", ["mcp.call", "http.call", "operation.call", "a1.b_2.c", "{type: my_host.run}"])
+def test_dotted_lower_case_executor_types_load(executor):
+    catalog, diags = load(EXECUTOR_OP.replace("EXECUTOR", executor))
+    assert not diags and len(catalog) == 1
+
+
+def test_a_plan_calling_an_operation_with_a_builtin_executor_type_is_no_internal_error(tmp_path):
+    """Such an executor type once loaded clean and made `compile` fail with
+    COMPILER_INTERNAL blamed on the plan (the emitted step was a `set` step, or an
+    unknown built-in): now the catalog diagnostic is the one mistake."""
+    from click.testing import CliRunner
+
+    from taskplan import api
+    from taskplan.cli import main
+
+    plan = tmp_path / "p.taskplan.yaml"
+    plan.write_text(textwrap.dedent("""\
+        version: 1
+        root:
+          tasks:
+            - {id: a, objective: o, operation: s.op, inputs: [{name: a, value: {kind: string, text: x}}]}
+    """))
+    for executor, code, _, _ in BAD_EXECUTORS:
+        catalog = tmp_path / "c.catalog.yaml"
+        catalog.write_text(EXECUTOR_OP.replace("EXECUTOR", executor))
+        result = api.compile_plan(plan, catalogs=[catalog])
+        assert result.yaml is None
+        assert [(d.code, d.location.file) for d in result.diagnostics] == [(code, str(catalog))], executor
+        cli = CliRunner().invoke(main, ["compile", str(plan), "--catalog", str(catalog), "-o", str(tmp_path / "out.yaml")])
+        assert cli.exit_code == 1 and "COMPILER_INTERNAL" not in cli.output, (executor, cli.output)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jsonschema
@@ -53,6 +54,8 @@ def test_valid_catalogs_validate(path):
         "version: 1\nsources: [{id: s, operations: [{id: s.x, input: {}, effect: remove}]}]\n",
         "version: 1\nsources: [{id: s, operations: [{id: s.x, input: {}, executor: {type: a, conf: {}}}]}]\n",
         "version: 1\nsources: [{id: s, operations: [{id: s.x, input: {}, version: '1 0'}]}]\n",
+        "version: 1\nsources: [{id: s, operations: [{id: s.x, input: {}, executor: Http.Call}]}]\n",
+        "version: 1\nsources: [{id: s, operations: [{id: s.x, input: {}, executor: {type: http}}]}]\n",
     ],
 )
 def test_schema_and_loader_agree_on_shape_errors(text):
@@ -66,3 +69,18 @@ def test_schema_and_loader_agree_on_shape_errors(text):
 def test_bare_string_executor_is_in_the_schema():
     tree = {"version": 1, "sources": [{"id": "s", "operations": [{"id": "s.x", "input": {"type": "object"}, "executor": "http.call"}]}]}
     jsonschema.Draft202012Validator(catalog_json_schema()).validate(tree)
+
+
+@pytest.mark.parametrize(
+    ("executor", "valid"),
+    [("mcp.call", True), ("my_host.run.v2", True), ("set", False), ("llm.call", False),
+     ("value.fetch", False), ("http", False), ("Mcp.Call", False)],
+)
+def test_the_schema_checks_executor_types_as_the_loader_does(executor, valid):
+    """The executor type is the call step's type: both forms carry the dialect's rule."""
+    validator = jsonschema.Draft202012Validator(catalog_json_schema())
+    for form in (executor, {"type": executor}):
+        tree = {"version": 1, "sources": [{"id": "s", "operations": [{"id": "s.x", "input": {"type": "object"}, "executor": form}]}]}
+        sink = Diagnostics()
+        load_catalog_text(json.dumps(tree), "c.json", sink)
+        assert validator.is_valid(tree) is valid is (not sink.sorted()), (form, [d.message for d in sink.sorted()])

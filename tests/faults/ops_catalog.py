@@ -156,3 +156,30 @@ def produces_undeclared_port(ctx):
     arts["produces"] = produces
     op["artifacts"] = arts
     return ctx.tree, join(pointer, "artifacts", "produces", len(produces) - 1, "port")
+
+
+def _set_executor_type(ctx, type_):
+    """The first operation's executor type set to `type_`, in the form it is written
+    (a bare string, or `type` of a mapping; a bare string when there is no executor)."""
+    pointer, op = _first_op(ctx.tree)
+    if op is None:
+        return None
+    executor = op.get("executor")
+    if isinstance(executor, dict):
+        executor["type"] = type_
+        return ctx.tree, join(pointer, "executor", "type")
+    op["executor"] = type_
+    return ctx.tree, join(pointer, "executor")
+
+
+@operator("CATALOG_NAME_RESERVED", "catalog")
+def executor_in_builtin_namespace(ctx):
+    """An executor type in a built-in namespace (`value.fetch`): the dialect reads it as
+    an unknown built-in step type, never as an executor."""
+    return _set_executor_type(ctx, "value.fetch")
+
+
+@operator("CATALOG_SYNTAX", "catalog")
+def executor_type_one_segment(ctx):
+    """An executor type of one segment (`http`): not the dotted executor-type syntax."""
+    return _set_executor_type(ctx, "http")

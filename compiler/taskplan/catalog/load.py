@@ -5,14 +5,16 @@ source map as plans (`read_document(..., codes=CATALOG_CODES)`), so every
 catalog diagnostic points at the exact node of the catalog file:
 
 - CATALOG_SYNTAX: unreadable text, a wrong shape (unknown or missing fields,
-  wrong JSON types, an invalid operation ID or version, `version` not 1);
+  wrong JSON types, an invalid operation ID, version or executor type, `version`
+  not 1);
 - CATALOG_SCHEMA_INVALID: an `input`/`output` that is not valid JSON Schema of
   its draft, a `$ref` that is not local or does not resolve, an `input` that is
   not an object schema;
 - CATALOG_OPERATION_INVALID: `fixed` or `artifacts` naming a port the schemas
   do not declare, or a fixed value its port's schema rejects;
 - CATALOG_NAME_RESERVED: an input port or executor configuration key that a
-  workflow call step cannot carry (a `$` name, a configuration key `request`);
+  workflow call step cannot carry (a `$` name, a configuration key `request`),
+  or an executor type that is a built-in step type or in a built-in namespace;
 - CATALOG_DUPLICATE_OPERATION: an ID (and version) declared twice, across
   files too, with the first declaration as related location.
 
@@ -42,6 +44,7 @@ from taskplan.config import DEFAULT_LIMITS, Limits
 from taskplan.diagnostics import Diagnostics, Location, Related, Reporter
 from taskplan.model.btype import BType, Field, Slot
 from taskplan.source import pointer as jp
+from taskplan.workflow import dialect
 from taskplan.workflow.dialect import REQUEST, RESERVED_KEY_PREFIX
 
 if TYPE_CHECKING:
@@ -662,6 +665,8 @@ class _Loader:
                     hint="a version is 1-64 letters, digits, `.`, `_`, `+` or `-`, starting with a letter or digit",
                 )
                 errors = True
+        if spec is not None and not self._check_executor_type(reporter, pointer, raw, spec.executor.type):
+            errors = True
         if spec is None or errors:
             self._mark_broken(raw)
             return
@@ -707,6 +712,43 @@ class _Loader:
                 shallow_output=output_type,
             )
         )
+
+    def _check_executor_type(self, reporter: Reporter, pointer: str, raw: Mapping[str, Any], type_: str) -> bool:
+        """The executor type becomes the type of the call's workflow step, so it must be
+        what the dialect reads as a catalog executor (`dialect.step_kind`): a built-in
+        step type, or a type in a built-in namespace, is CATALOG_NAME_RESERVED; any other
+        type outside the executor-type syntax is CATALOG_SYNTAX. At the bare string or
+        at `type`. True when the type is an executor type."""
+        kind = dialect.step_kind(type_)
+        if kind == dialect.EXECUTOR:
+            return True
+        at = pointer + "/executor" + ("" if isinstance(raw.get("executor"), str) else "/type")
+        hint = (
+            "an executor type is neither a built-in step type nor in a built-in namespace ("
+            + ", ".join(f"`{n}.`" for n in dialect.RESERVED_NAMESPACES)
+            + "): name the executor as its host does, e.g. `mcp.call`"
+        )
+        if kind is not None:
+            reporter.report(
+                "CATALOG_NAME_RESERVED", at,
+                f"executor type `{type_}` is a built-in workflow step type, not a catalog executor", hint=hint,
+            )
+        elif dialect.RESERVED_TYPE_RE.match(type_):
+            namespace = type_.split(".", 1)[0]
+            reporter.report(
+                "CATALOG_NAME_RESERVED", at,
+                f"executor type `{type_}` is in the built-in namespace `{namespace}.`: "
+                "the workflow dialect reads it as an unknown built-in step type", hint=hint,
+            )
+        else:
+            lower = type_.lower()
+            reporter.report(
+                "CATALOG_SYNTAX", at, f"{_show(type_)} is not a valid executor type",
+                hint=(f"did you mean `{lower}`? " if dialect.step_kind(lower) == dialect.EXECUTOR else "")
+                + "an executor type is two or more dot-separated lower-case segments "
+                "(letters, digits, `_`; the first starts with a letter), e.g. `http.call`",
+            )
+        return False
 
     def _check_schema(self, reporter: Reporter, pointer: str, schema: Any, *, input_: bool) -> bool:
         problems = check_schema_at(reporter, pointer, schema, input_=input_, limits=self.limits)

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from taskplan.workflow import dialect
+
 OPERATION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$"
 """Operation (and source) IDs: catalog.md."""
 VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$"
@@ -30,7 +32,7 @@ class CatalogNode(BaseModel):
 class ExecutorSpec(CatalogNode):
     """The workflow step that runs the operation."""
 
-    type: str = Field(DEFAULT_EXECUTOR, min_length=1, description="The step type, e.g. mcp.call; default operation.call.")
+    type: str = Field(DEFAULT_EXECUTOR, min_length=1, description="The step type: dotted lower-case segments outside the workflow dialect's built-in namespaces, e.g. mcp.call; default operation.call.")
     config: dict[str, Any] = Field(
         default_factory=dict, description="Host-owned executor settings, emitted as is."
     )
@@ -111,7 +113,11 @@ def catalog_json_schema() -> dict[str, Any]:
     executor = schema["$defs"]["OperationSpec"]["properties"]["executor"]
     executor.pop("$ref", None)
     executor.pop("allOf", None)
-    executor["anyOf"] = [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/ExecutorSpec"}]
+    # the executor type is the call step's type: what the dialect reads as an executor
+    # (the loader checks the same with `dialect.step_kind`)
+    type_rule = {"pattern": dialect.EXECUTOR_TYPE_PATTERN, "not": {"pattern": dialect.RESERVED_TYPE_PATTERN}}
+    executor["anyOf"] = [{"type": "string", "minLength": 1, **type_rule}, {"$ref": "#/$defs/ExecutorSpec"}]
+    schema["$defs"]["ExecutorSpec"]["properties"]["type"].update(type_rule)
     for body in [schema, *schema["$defs"].values()]:
         for prop in body.get("properties", {}).values():
             prop.pop("title", None)  # pydantic's "Version", "Kind", ...: editors would show them as the hover heading

@@ -10,7 +10,7 @@ register(
         owner="catalog",
         title="The catalog file is malformed",
         explanation=(
-            "The catalog is not well-formed YAML or JSON, or does not follow the catalog format (unknown or missing fields, wrong types, invalid operation IDs or versions, a `version` other than 1). The diagnostic points into the catalog file, at the exact node. An operation with an error is left out of the catalog; plans that call it get no further diagnostic about the call."
+            "The catalog is not well-formed YAML or JSON, or does not follow the catalog format (unknown or missing fields, wrong types, invalid operation IDs or versions, an executor type that is not two or more dot-separated lower-case segments such as `mcp.call`, a `version` other than 1). The diagnostic points into the catalog file, at the exact node. An operation with an error is left out of the catalog; plans that call it get no further diagnostic about the call."
         ),
         wrong=(
             "version: 1\n"
@@ -158,7 +158,7 @@ register(
         owner="catalog",
         title="An operation uses a name its workflow call step cannot carry",
         explanation=(
-            "A call compiles to one step whose `input` holds the executor's configuration and `request`, the request envelope with one member per input port. In workflow data a key starting with `$` is reserved (`{$literal: ...}` marks data that is never evaluated), so an input port whose name starts with `$` could not carry a value read at run time (a port named `$literal` would even turn the value into its expression's text), and a configuration key `request` (or one starting with `$`) would be replaced or rejected. The diagnostic points at the name. The operation is left out of the catalog; plans that call it get no further diagnostic about the call. Rename the property (the tool's adapter maps it back) or the configuration key."
+            "A call compiles to one step whose `input` holds the executor's configuration and `request`, the request envelope with one member per input port. In workflow data a key starting with `$` is reserved (`{$literal: ...}` marks data that is never evaluated), so an input port whose name starts with `$` could not carry a value read at run time (a port named `$literal` would even turn the value into its expression's text), and a configuration key `request` (or one starting with `$`) would be replaced or rejected. The executor type is the step's type, so it may not be a built-in step type (`set`, `llm.call`, ...) or lie in a built-in namespace (`loop.`, `value.`, ...): the step would not run the operation. The diagnostic points at the name (the executor type at `type`, or at the bare string). The operation is left out of the catalog; plans that call it get no further diagnostic about the call. Rename the property (the tool's adapter maps it back), the configuration key or the executor type."
         ),
         wrong=(
             "version: 1\n"
