@@ -277,6 +277,56 @@ def test_a_nullable_object_makes_its_fields_nullable(review, tmp_path):
     assert "may be null" in result.diagnostics[0].message
 
 
+NULLABLE_RESULTS = """\
+version: 1
+sources:
+  - id: u
+    operations:
+      - id: u.maybe
+        input: {type: object, properties: {}}
+        output: {type: [object, "null"], properties: {title: {type: string}}, required: [title]}
+      - id: u.maybe2
+        input: {type: object, properties: {}}
+        output:
+          anyOf:
+            - {type: object, properties: {title: {type: string}}, required: [title]}
+            - {type: "null"}
+      - id: u.use
+        input: {type: object, properties: {s: {type: string}, n: {type: [string, "null"]}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("operation", "null_slot"),
+    [("u.maybe", "/sources/0/operations/0/output/type/1"), ("u.maybe2", "/sources/0/operations/1/output/anyOf/1")],
+)
+@pytest.mark.parametrize("general", [False, True], ids=["fast", "general"])
+def test_a_port_of_a_nullable_result_is_nullable(tmp_path, monkeypatch, operation, null_slot, general):
+    # taskplan.md: a port reads the result's field, and a field of a nullable object is
+    # nullable; the port's own type does not say so, the result's does.
+    from taskplan.passes import types as types_pass
+
+    if general:  # the path that does not use `_clean_call`'s finding
+        monkeypatch.setattr(types_pass._Typer, "_clean_call", lambda self, ref, names: False)
+    catalog = tmp_path / "u.catalog.yaml"
+    catalog.write_text(NULLABLE_RESULTS, encoding="utf-8")
+    tasks = f"""\
+    - {{id: m, objective: "Fetch what may be null", operation: {operation}}}
+    - id: use
+      objective: "Use its title"
+      operation: u.use
+      inputs:
+        - {{name: s, value: {{kind: output, source: m, port: title}}}}
+        - {{name: n, value: {{kind: output, source: m, port: title}}}}
+"""
+    result = check(plan_with(tasks), [catalog])
+    assert codes(result) == [("TASK_INPUT_TYPE", "/root/tasks/1/inputs/0/value")]
+    d = result.diagnostics[0]
+    assert "got nullable string, which may be null" in d.message
+    assert ("this makes the value nullable", null_slot) in [(r.message, r.location.pointer) for r in d.related]
+    assert result.typed.values["/root/tasks/1/inputs/1/value"].nullable
+
+
 def test_a_choice_reads_as_the_join_of_its_alternatives(review):
     choice = """\
 choices:

@@ -112,13 +112,19 @@ class _Contract(NamedTuple):
         ports: dict[str, Field] = {}
         for f in op.input_type.fields:
             ports.setdefault(f.name, f)
+        out_ports: Mapping[str, BType] = op.output_port_types if out_t is not None else {}
+        if out_t is not None and out_t.nullable:
+            # A port of a result that may be null may be null too (as `field` of a nullable
+            # object is), made so by the result's null slot.
+            null_slot = out_t.null_slot
+            out_ports = {name: t.with_nullable(True, null_slot) for name, t in out_ports.items()}
         return cls(
             ports,
             op.fixed,
             op.consumes,
             op.required_ports,
             out_t,
-            op.output_port_types if out_t is not None else {},
+            out_ports,
             op.optional_output_ports if out_t is not None else frozenset(),
         )
 
