@@ -327,6 +327,61 @@ def test_a_port_of_a_nullable_result_is_nullable(tmp_path, monkeypatch, operatio
     assert result.typed.values["/root/tasks/1/inputs/1/value"].nullable
 
 
+ARRAY_DEFAULTS = """\
+version: 1
+inputs:
+  - name: levels
+    type: {kind: array, items: {kind: string, enum: [low, high]}}
+    required: false
+    default: {kind: array, items: [{kind: string, text: low}, {kind: string, text: hihg}]}
+  - name: grid
+    type: {kind: array, items: {kind: array, items: {kind: string}}}
+    required: false
+    default:
+      kind: array
+      items:
+        - {kind: array, items: [{kind: string, text: a}]}
+        - {kind: array, items: [{kind: string, text: b}, {kind: number, number: 1}]}
+  - name: rows
+    type: {kind: array, items: {kind: object, fields: [{name: n, type: {kind: integer}}]}}
+    required: false
+    default:
+      kind: array
+      items:
+        - {kind: object, members: [{name: n, value: {kind: number, number: 1}}]}
+        - {kind: object, members: [{name: n, value: {kind: string, text: two}}]}
+root:
+  tasks:
+    - id: keep
+      kind: value
+      objective: "Keep them"
+      outputs:
+        - {name: levels, value: {kind: input, source: levels}}
+        - {name: grid, value: {kind: input, source: grid}}
+        - {name: rows, value: {kind: input, source: rows}}
+  outputs:
+    - {name: levels, value: {kind: output, source: keep, port: levels}}
+    - {name: grid, value: {kind: output, source: keep, port: grid}}
+    - {name: rows, value: {kind: output, source: keep, port: rows}}
+"""
+
+
+def test_a_bad_item_of_an_array_literal_is_located_at_that_item():
+    # decisions.md, Types/Precision: the literal's items type is the join of its items',
+    # so the mismatch is re-found at the first item that does not fit by itself (nested
+    # arrays, objects inside arrays), with that item's types in the message.
+    result = check(ARRAY_DEFAULTS)
+    assert [(d.code, d.location.pointer, d.message.split(": ", 1)[1]) for d in result.diagnostics] == [
+        (
+            "TASK_DEFAULT_INVALID",
+            "/inputs/0/default/items/1",
+            'at `[]`: expected string enum [low, high], got string "hihg": "hihg" not in the enum',
+        ),
+        ("TASK_DEFAULT_INVALID", "/inputs/1/default/items/1/items/1", "at `[][]`: expected string, got integer"),
+        ("TASK_DEFAULT_INVALID", "/inputs/2/default/items/1/members/0/value", 'at `[].n`: expected integer, got string "two"'),
+    ]
+
+
 def test_a_choice_reads_as_the_join_of_its_alternatives(review):
     choice = """\
 choices:

@@ -16,6 +16,7 @@ and nothing more is reported: one mistake, one diagnostic.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -232,9 +233,10 @@ class _Typer:
             return
         mismatch = bt.fits(vt, t)
         if mismatch is not None:
+            where, mismatch = self._locate(value, pointer, mismatch, t)
             self.rep.report(
                 "TASK_DEFAULT_INVALID",
-                self._mismatch_pointer(value, pointer, mismatch),
+                where,
                 f"the default of `{name}` does not fit its type: {mismatch.explain()}",
                 subject={"input": name},
                 hint=f"write a default of type {bt.describe(t)}",
@@ -260,9 +262,10 @@ class _Typer:
             mismatch = bt.fits(vt, declared)
             if mismatch is not None:
                 fitting = False
+                where, mismatch = self._locate(value, ptr, mismatch, declared)
                 self.rep.report(
                     "CHOICE_INVALID",
-                    self._mismatch_pointer(value, ptr, mismatch),
+                    where,
                     f"alternative `{getattr(alt, 'id', i)}` of choice `{c.id}` does not fit the choice's type: "
                     f"{mismatch.explain()}",
                     subject={"choice": c.id},
@@ -529,11 +532,12 @@ class _Typer:
         mismatch = bt.fits(vt, port.type)
         if mismatch is None:
             return
+        where, mismatch = self._locate(value, pointer, mismatch, port.type)
         related = self._slot_related(port.slot, "the port is declared here")
         related += self._producer_related(mismatch)
         self.rep.report(
             "TASK_INPUT_TYPE",
-            self._mismatch_pointer(value, pointer, mismatch),
+            where,
             f"input `{port.name}` of task `{t.id}` {_expects(mismatch)}",
             subject={"task": t.id or "", "port": port.name},
             hint=_type_hint(mismatch),
@@ -563,9 +567,10 @@ class _Typer:
             if mismatch is not None:
                 ptr = f"{t.pointer}/inputs/{i}/value"
                 self._call_binding_errors.add(ptr)
+                where, mismatch = self._locate(b.value, ptr, mismatch, required)
                 self.rep.report(
                     "TASK_GROUP_INPUT_TYPE",
-                    self._mismatch_pointer(b.value, ptr, mismatch),
+                    where,
                     f"input `{b.name}` of group `{group.id}` (called by `{t.id}`) {_expects(mismatch)}",
                     subject={"task": t.id or "", "group": group.id, "input": b.name},
                     hint=_type_hint(mismatch),
@@ -1095,19 +1100,40 @@ class _Typer:
             return self._slot_related(mismatch.produced_slot, "this makes the value nullable")
         return []
 
-    def _mismatch_pointer(self, value: Any, pointer: str, mismatch: Mismatch) -> str:
-        """Point inside an object or array literal at the member that does not fit."""
-        for part in mismatch.path:
-            if isinstance(value, ObjectValue):
-                for i, member in enumerate(value.members):
-                    if isinstance(member, TaskOutput) and member.name == part:
-                        value, pointer = member.value, f"{pointer}/members/{i}/value"
-                        break
-                else:
-                    return pointer
+    def _locate(
+        self, value: Any, pointer: str, mismatch: Mismatch, required: BType | None, start: int = 0
+    ) -> tuple[str, Mismatch]:
+        """Where in `value` (written at `pointer`, fitted to `required`) the mismatch is, and
+        the mismatch there: inside an object literal, the member that does not fit; inside
+        an array literal, the first item that does not fit by itself (the literal's items
+        type joins its items', so the joined mismatch is re-found at that item, its path
+        prefixed with the array's). `value` is at `mismatch.path[:start]`."""
+        path = mismatch.path
+        for k in range(start, len(path)):
+            part = path[k]
+            if part == "[]":
+                if not isinstance(value, ArrayValue) or required is None or required.kind != "array":
+                    return pointer, mismatch
+                items = required.items or bt.ANY
+                for i, item in enumerate(value.items):
+                    item_ptr = f"{pointer}/items/{i}"
+                    item_t = self.values.get(item_ptr)
+                    found = bt.fits(item_t, items) if item_t is not None else None
+                    if found is not None:
+                        found = dataclasses.replace(found, path=path[: k + 1] + found.path)
+                        return self._locate(item, item_ptr, found, items, k + 1)
+                return pointer, mismatch
+            if not isinstance(value, ObjectValue):
+                return pointer, mismatch
+            for i, member in enumerate(value.members):
+                if isinstance(member, TaskOutput) and member.name == part:
+                    value, pointer = member.value, f"{pointer}/members/{i}/value"
+                    break
             else:
-                return pointer
-        return pointer
+                return pointer, mismatch
+            field = required.get_field(part) if required is not None and required.kind == "object" else None
+            required = field.type if field is not None else None
+        return pointer, mismatch
 
 
 # ===================================================================== helpers
