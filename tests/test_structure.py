@@ -365,6 +365,19 @@ root:
             "{kind: object, fields: [{name: a, type: {kind: array, items: {kind: object, fields: [{name: b, type: {kind: any}}]}}}]}",
             ["/root/tasks/0/resultType/fields/0/type/items/fields/0/type/kind"],
         ),
+        # never null: a model's null answer would pass the schema while the ports read as never null
+        ("{kind: object, nullable: true, fields: [{name: a, type: {kind: string}}]}", ["/root/tasks/0/resultType/nullable"]),
+        ("{kind: object, nullable: true}", ["/root/tasks/0/resultType", "/root/tasks/0/resultType/nullable"]),
+        # nested objects declare their fields (a nullable one is fine)
+        ("{kind: object, fields: [{name: a, type: {kind: object}}]}", ["/root/tasks/0/resultType/fields/0/type"]),
+        (
+            "{kind: object, fields: [{name: a, type: {kind: array, items: {kind: object, nullable: true}}}]}",
+            ["/root/tasks/0/resultType/fields/0/type/items"],
+        ),
+        (
+            "{kind: object, fields: [{name: a, type: {kind: object, nullable: true, fields: [{name: b, type: {kind: string}}]}}]}",
+            [],
+        ),
     ],
 )
 def test_transform_result_types(result, expected):

@@ -277,6 +277,111 @@ def test_a_nullable_object_makes_its_fields_nullable(review, tmp_path):
     assert "may be null" in result.diagnostics[0].message
 
 
+NULLABLE_RESULTS = """\
+version: 1
+sources:
+  - id: u
+    operations:
+      - id: u.maybe
+        input: {type: object, properties: {}}
+        output: {type: [object, "null"], properties: {title: {type: string}}, required: [title]}
+      - id: u.maybe2
+        input: {type: object, properties: {}}
+        output:
+          anyOf:
+            - {type: object, properties: {title: {type: string}}, required: [title]}
+            - {type: "null"}
+      - id: u.use
+        input: {type: object, properties: {s: {type: string}, n: {type: [string, "null"]}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("operation", "null_slot"),
+    [("u.maybe", "/sources/0/operations/0/output/type/1"), ("u.maybe2", "/sources/0/operations/1/output/anyOf/1")],
+)
+@pytest.mark.parametrize("general", [False, True], ids=["fast", "general"])
+def test_a_port_of_a_nullable_result_is_nullable(tmp_path, monkeypatch, operation, null_slot, general):
+    # taskplan.md: a port reads the result's field, and a field of a nullable object is
+    # nullable; the port's own type does not say so, the result's does.
+    from taskplan.passes import types as types_pass
+
+    if general:  # the path that does not use `_clean_call`'s finding
+        monkeypatch.setattr(types_pass._Typer, "_clean_call", lambda self, ref, names: False)
+    catalog = tmp_path / "u.catalog.yaml"
+    catalog.write_text(NULLABLE_RESULTS, encoding="utf-8")
+    tasks = f"""\
+    - {{id: m, objective: "Fetch what may be null", operation: {operation}}}
+    - id: use
+      objective: "Use its title"
+      operation: u.use
+      inputs:
+        - {{name: s, value: {{kind: output, source: m, port: title}}}}
+        - {{name: n, value: {{kind: output, source: m, port: title}}}}
+"""
+    result = check(plan_with(tasks), [catalog])
+    assert codes(result) == [("TASK_INPUT_TYPE", "/root/tasks/1/inputs/0/value")]
+    d = result.diagnostics[0]
+    assert "got nullable string, which may be null" in d.message
+    assert ("this makes the value nullable", null_slot) in [(r.message, r.location.pointer) for r in d.related]
+    assert result.typed.values["/root/tasks/1/inputs/1/value"].nullable
+
+
+ARRAY_DEFAULTS = """\
+version: 1
+inputs:
+  - name: levels
+    type: {kind: array, items: {kind: string, enum: [low, high]}}
+    required: false
+    default: {kind: array, items: [{kind: string, text: low}, {kind: string, text: hihg}]}
+  - name: grid
+    type: {kind: array, items: {kind: array, items: {kind: string}}}
+    required: false
+    default:
+      kind: array
+      items:
+        - {kind: array, items: [{kind: string, text: a}]}
+        - {kind: array, items: [{kind: string, text: b}, {kind: number, number: 1}]}
+  - name: rows
+    type: {kind: array, items: {kind: object, fields: [{name: n, type: {kind: integer}}]}}
+    required: false
+    default:
+      kind: array
+      items:
+        - {kind: object, members: [{name: n, value: {kind: number, number: 1}}]}
+        - {kind: object, members: [{name: n, value: {kind: string, text: two}}]}
+root:
+  tasks:
+    - id: keep
+      kind: value
+      objective: "Keep them"
+      outputs:
+        - {name: levels, value: {kind: input, source: levels}}
+        - {name: grid, value: {kind: input, source: grid}}
+        - {name: rows, value: {kind: input, source: rows}}
+  outputs:
+    - {name: levels, value: {kind: output, source: keep, port: levels}}
+    - {name: grid, value: {kind: output, source: keep, port: grid}}
+    - {name: rows, value: {kind: output, source: keep, port: rows}}
+"""
+
+
+def test_a_bad_item_of_an_array_literal_is_located_at_that_item():
+    # decisions.md, Types/Precision: the literal's items type is the join of its items',
+    # so the mismatch is re-found at the first item that does not fit by itself (nested
+    # arrays, objects inside arrays), with that item's types in the message.
+    result = check(ARRAY_DEFAULTS)
+    assert [(d.code, d.location.pointer, d.message.split(": ", 1)[1]) for d in result.diagnostics] == [
+        (
+            "TASK_DEFAULT_INVALID",
+            "/inputs/0/default/items/1",
+            'at `[]`: expected string enum [low, high], got string "hihg": "hihg" not in the enum',
+        ),
+        ("TASK_DEFAULT_INVALID", "/inputs/1/default/items/1/items/1", "at `[][]`: expected string, got integer"),
+        ("TASK_DEFAULT_INVALID", "/inputs/2/default/items/1/members/0/value", 'at `[].n`: expected integer, got string "two"'),
+    ]
+
+
 def test_a_choice_reads_as_the_join_of_its_alternatives(review):
     choice = """\
 choices:

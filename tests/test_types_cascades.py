@@ -421,6 +421,44 @@ root:
     assert _codes(_check(plan, review)) == [("TASK_BRANCH_OUTPUTS", "/root/tasks/0/otherwise/outputs/0/value")]
 
 
+@pytest.mark.parametrize(
+    "read",
+    [
+        "{kind: output, source: a, port: topic}",  # a port only the copy has
+        "{kind: field, items: [{kind: output, source: a, port: null}], port: topic}",  # a field likewise
+        "{kind: output, source: a, port: channel}",  # the first declaration's port, of another type
+    ],
+)
+def test_a_read_of_a_duplicated_id_that_may_mean_the_copy_is_not_blamed(review, read):
+    # decisions.md, Duplicated IDs: the read resolves to the first `a` (in the root), but
+    # the copy in the reader's own scope is what it plausibly means: the duplicate is
+    # the one mistake, not also the port, the field or the type.
+    plan = f"""\
+version: 1
+root:
+  tasks:
+    - {{id: a, kind: value, objective: "outer", outputs: [{{name: channel, value: {{kind: number, number: 5}}}}]}}
+    - id: s
+      kind: sequence
+      objective: "inner scope"
+      body:
+        tasks:
+          - id: a
+            kind: value
+            objective: "the copy"
+            outputs:
+              - {{name: channel, value: {{kind: string, text: "#general"}}}}
+              - {{name: topic, value: {{kind: string, text: hello}}}}
+          - id: post
+            objective: "Post"
+            operation: chat.post_message
+            inputs:
+              - {{name: channel, value: {read}}}
+              - {{name: text, value: {{kind: string, text: hi}}}}
+"""
+    assert _codes(_check(plan, review)) == [("TASK_ID_DUPLICATE", "/root/tasks/1/body/tasks/0/id")]
+
+
 def test_a_plan_of_another_version_gets_nothing_from_the_types_pass(review):
     plan = UNKNOWN_OPERATION.replace("version: 1", "version: 2", 1)
     assert [code for code, _ in _codes(_check(plan, review))] == ["PLAN_VERSION"]

@@ -310,6 +310,16 @@ class _Structure:
             )
             mark_broken(task, "TASK_TRANSFORM_TYPE")
             return
+        found = False
+        if result.nullable:
+            found = True
+            self.report(
+                "TASK_TRANSFORM_TYPE",
+                f"{where}/nullable",
+                f"the resultType of transform `{task.id}` is nullable; a transform's result is an object, never null",
+                subject,
+                hint="remove `nullable: true` (make a field nullable instead if the model may have no answer)",
+            )
         if not result.fields:
             self.report(
                 "TASK_TRANSFORM_TYPE",
@@ -320,11 +330,12 @@ class _Structure:
             )
             mark_broken(task, "TASK_TRANSFORM_TYPE")
             return
-        if self.strict_fields(result, where, task.id, subject):
+        if self.strict_fields(result, where, task.id, subject) or found:
             mark_broken(task, "TASK_TRANSFORM_TYPE")
 
     def strict_fields(self, object_type: TaskType, ptr: str, task_id: str, subject: dict) -> bool:
-        """Every field fully typed, required or nullable, without a default (nested too)."""
+        """Every field fully typed, required or nullable, without a default; nested
+        objects declare fields too."""
         found = False
         for i, declared in enumerate(object_type.fields):
             fptr = f"{ptr}/fields/{i}"
@@ -363,6 +374,16 @@ class _Structure:
             )
             return True
         if declared.kind == "object":
+            if not declared.fields:
+                self.report(
+                    "TASK_TRANSFORM_TYPE",
+                    ptr,
+                    f"field `{name}` of the resultType of transform `{task_id}` is an object without fields; "
+                    "a transform's objects declare their fields",
+                    subject,
+                    hint="declare the fields of the object the model fills",
+                )
+                return True
             return self.strict_fields(declared, ptr, task_id, subject)
         if declared.kind == "array" and declared.items is not None:
             return self.strict_type(declared.items, f"{ptr}/items", name, task_id, subject)

@@ -16,6 +16,7 @@ and nothing more is reported: one mistake, one diagnostic.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -112,13 +113,19 @@ class _Contract(NamedTuple):
         ports: dict[str, Field] = {}
         for f in op.input_type.fields:
             ports.setdefault(f.name, f)
+        out_ports: Mapping[str, BType] = op.output_port_types if out_t is not None else {}
+        if out_t is not None and out_t.nullable:
+            # A port of a result that may be null may be null too (as `field` of a nullable
+            # object is), made so by the result's null slot.
+            null_slot = out_t.null_slot
+            out_ports = {name: t.with_nullable(True, null_slot) for name, t in out_ports.items()}
         return cls(
             ports,
             op.fixed,
             op.consumes,
             op.required_ports,
             out_t,
-            op.output_port_types if out_t is not None else {},
+            out_ports,
             op.optional_output_ports if out_t is not None else frozenset(),
         )
 
@@ -148,6 +155,10 @@ class _Typer:
         self._clean_calls: dict[tuple, tuple | bool] = {}
         """(operation reference, binding names) -> `_clean_call`'s finding."""
         self._bad_names = checked.identity.bad_names
+        self._copies = bool(checked.identity.copies)
+        """Whether some ID is duplicated (reads of it may mean a later copy: `_copy_visible`)."""
+        self._copy_scopes: dict[str | None, frozenset[ScopeNode]] = {}
+        """ID -> the scopes holding its later copies."""
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
 
@@ -226,9 +237,10 @@ class _Typer:
             return
         mismatch = bt.fits(vt, t)
         if mismatch is not None:
+            where, mismatch = self._locate(value, pointer, mismatch, t)
             self.rep.report(
                 "TASK_DEFAULT_INVALID",
-                self._mismatch_pointer(value, pointer, mismatch),
+                where,
                 f"the default of `{name}` does not fit its type: {mismatch.explain()}",
                 subject={"input": name},
                 hint=f"write a default of type {bt.describe(t)}",
@@ -254,9 +266,10 @@ class _Typer:
             mismatch = bt.fits(vt, declared)
             if mismatch is not None:
                 fitting = False
+                where, mismatch = self._locate(value, ptr, mismatch, declared)
                 self.rep.report(
                     "CHOICE_INVALID",
-                    self._mismatch_pointer(value, ptr, mismatch),
+                    where,
                     f"alternative `{getattr(alt, 'id', i)}` of choice `{c.id}` does not fit the choice's type: "
                     f"{mismatch.explain()}",
                     subject={"choice": c.id},
@@ -523,11 +536,12 @@ class _Typer:
         mismatch = bt.fits(vt, port.type)
         if mismatch is None:
             return
+        where, mismatch = self._locate(value, pointer, mismatch, port.type)
         related = self._slot_related(port.slot, "the port is declared here")
         related += self._producer_related(mismatch)
         self.rep.report(
             "TASK_INPUT_TYPE",
-            self._mismatch_pointer(value, pointer, mismatch),
+            where,
             f"input `{port.name}` of task `{t.id}` {_expects(mismatch)}",
             subject={"task": t.id or "", "port": port.name},
             hint=_type_hint(mismatch),
@@ -557,9 +571,10 @@ class _Typer:
             if mismatch is not None:
                 ptr = f"{t.pointer}/inputs/{i}/value"
                 self._call_binding_errors.add(ptr)
+                where, mismatch = self._locate(b.value, ptr, mismatch, required)
                 self.rep.report(
                     "TASK_GROUP_INPUT_TYPE",
-                    self._mismatch_pointer(b.value, ptr, mismatch),
+                    where,
                     f"input `{b.name}` of group `{group.id}` (called by `{t.id}`) {_expects(mismatch)}",
                     subject={"task": t.id or "", "group": group.id, "input": b.name},
                     hint=_type_hint(mismatch),
@@ -733,6 +748,8 @@ class _Typer:
         tt = self.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
+        if self._copies and self._copy_visible(target.id, scope):
+            return None  # it may mean the later copy: the duplicate (reported) is the one mistake
         port, ports = v.port, tt.ports
         if port is None:
             return tt.whole
@@ -740,6 +757,26 @@ class _Typer:
             return ports[port]
         self._unknown_output(target, tt, port, ptr)
         return None
+
+    def _copy_visible(self, ident: str | None, scope: ScopeNode | None) -> bool:
+        """Whether a later copy of the duplicated `ident` sits in `scope` or above it (the
+        scope pass's rule for reads of duplicated IDs, decisions.md): the reader
+        plausibly means that copy, so its read of the first declaration has an unknown
+        type and nothing about it is reported."""
+        holders = self._copy_scopes.get(ident)
+        if holders is None:
+            decl = self.cp.identity.declarations.get(ident) if ident is not None else None
+            by_pointer = self.cp.by_pointer
+            copies = (by_pointer.get(p) for p in (decl.copies if decl is not None else ()))
+            holders = self._copy_scopes[ident] = frozenset(n.scope for n in copies if isinstance(n, TaskNode))
+        if not holders:
+            return False
+        c = scope
+        while c is not None:
+            if c in holders:
+                return True
+            c = c.parent
+        return False
 
     def _input_read(self, v: InputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         target = self._target(ptr)
@@ -1089,19 +1126,40 @@ class _Typer:
             return self._slot_related(mismatch.produced_slot, "this makes the value nullable")
         return []
 
-    def _mismatch_pointer(self, value: Any, pointer: str, mismatch: Mismatch) -> str:
-        """Point inside an object or array literal at the member that does not fit."""
-        for part in mismatch.path:
-            if isinstance(value, ObjectValue):
-                for i, member in enumerate(value.members):
-                    if isinstance(member, TaskOutput) and member.name == part:
-                        value, pointer = member.value, f"{pointer}/members/{i}/value"
-                        break
-                else:
-                    return pointer
+    def _locate(
+        self, value: Any, pointer: str, mismatch: Mismatch, required: BType | None, start: int = 0
+    ) -> tuple[str, Mismatch]:
+        """Where in `value` (written at `pointer`, fitted to `required`) the mismatch is, and
+        the mismatch there: inside an object literal, the member that does not fit; inside
+        an array literal, the first item that does not fit by itself (the literal's items
+        type joins its items', so the joined mismatch is re-found at that item, its path
+        prefixed with the array's). `value` is at `mismatch.path[:start]`."""
+        path = mismatch.path
+        for k in range(start, len(path)):
+            part = path[k]
+            if part == "[]":
+                if not isinstance(value, ArrayValue) or required is None or required.kind != "array":
+                    return pointer, mismatch
+                items = required.items or bt.ANY
+                for i, item in enumerate(value.items):
+                    item_ptr = f"{pointer}/items/{i}"
+                    item_t = self.values.get(item_ptr)
+                    found = bt.fits(item_t, items) if item_t is not None else None
+                    if found is not None:
+                        found = dataclasses.replace(found, path=path[: k + 1] + found.path)
+                        return self._locate(item, item_ptr, found, items, k + 1)
+                return pointer, mismatch
+            if not isinstance(value, ObjectValue):
+                return pointer, mismatch
+            for i, member in enumerate(value.members):
+                if isinstance(member, TaskOutput) and member.name == part:
+                    value, pointer = member.value, f"{pointer}/members/{i}/value"
+                    break
             else:
-                return pointer
-        return pointer
+                return pointer, mismatch
+            field = required.get_field(part) if required is not None and required.kind == "object" else None
+            required = field.type if field is not None else None
+        return pointer, mismatch
 
 
 # ===================================================================== helpers

@@ -637,10 +637,12 @@ register(
         title="A transform's resultType is not a strict closed object",
         explanation=(
             "A transform's result is produced by a model under strict structured output, so its `resultType` "
-            "is a non-empty object whose fields are all fully typed (no `any`, at any depth), required or "
-            "explicitly `nullable: true`, and without defaults; nested objects follow the same rules. The "
-            "diagnostic points at the offending field (its `kind`, its `default`, or the field itself when it"
-            " is optional but not nullable). The transform's ports are then unknown."
+            "is a non-empty object, never null, whose fields are all fully typed (no `any`, at any depth), "
+            "required or explicitly `nullable: true`, and without defaults; nested objects follow the same "
+            "rules (a nested object declares its fields). The diagnostic points at the offending node: a "
+            "field's `kind`, its `default`, the field itself when it is optional but not nullable, the type of"
+            " a nested object without fields, the `nullable` of a nullable resultType. The transform's ports "
+            "are then unknown."
         ),
         wrong=(
             "version: 1\n"
