@@ -3,7 +3,9 @@ temporary file beside OUT, then a rename), so a compile that fails, raises or is
 interrupted leaves the previous OUT exactly as it was and no temporary file behind;
 the compiler writes nothing but OUT (and only when the compile succeeds); a symlink
 at OUT is replaced, never written through; `--check` never writes; an output that
-cannot be written is exit code 2 with a message."""
+cannot be written is exit code 2 with a message; OUT is never one of the command's
+inputs (plan, catalog, project configuration, MCP tools list; by path, symlink or
+hard link), for compile, graph, gate and catalog import-mcp."""
 
 from __future__ import annotations
 
@@ -316,3 +318,106 @@ def test_check_against_a_named_pipe_does_not_hang_or_write(out_dir):
     assert done.returncode in (1, 2), done.stderr.decode()
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert sorted(p.name for p in out_dir.iterdir()) == ["pipe.yaml"]
+
+
+# ------------------------------------------------------------------ the output is never an input
+
+TOOLS = '{"tools": [{"name": "fetch", "description": "Fetch a URL", ' \
+    '"inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}]}\n'
+
+
+@pytest.fixture
+def inputs(tmp_path, monkeypatch):
+    """A plan, its catalog and an MCP tools list, in the working directory."""
+    shutil.copy(PLAN, tmp_path / "pr-review.taskplan.yaml")
+    shutil.copy(CATALOG, tmp_path / "catalog.yaml")
+    (tmp_path / "tools.json").write_text(TOOLS)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _alias(directory: Path, name: str, how: str) -> str:
+    """`name` itself, or a symlink or a hard link to it."""
+    if how == "path":
+        return name
+    alias = directory / f"alias-{how}.yaml"
+    if how == "symlink":
+        alias.symlink_to(directory / name)
+    else:
+        os.link(directory / name, alias)
+    return alias.name
+
+
+def _cli(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("how", ["path", "symlink", "hardlink"])
+def test_compile_never_overwrites_its_catalog(inputs, how):
+    out = _alias(inputs, "catalog.yaml", how)
+    before = listing(inputs)
+    code, stdout, stderr = _cli("compile", "pr-review.taskplan.yaml", "--catalog", "catalog.yaml", "--auto", "-o", out)
+    assert code == 2, stdout + stderr
+    assert f"the workflow would overwrite the catalog catalog.yaml ({out})" in stderr
+    assert listing(inputs) == before and (inputs / "catalog.yaml").read_bytes() == CATALOG.read_bytes()
+
+
+@pytest.mark.parametrize("how", ["path", "symlink", "hardlink"])
+def test_compile_never_overwrites_the_plan(inputs, how):
+    out = _alias(inputs, "pr-review.taskplan.yaml", how)
+    before = listing(inputs)
+    code, _, stderr = _cli("compile", "pr-review.taskplan.yaml", "--catalog", "catalog.yaml", "--auto", "-o", out)
+    assert code == 2 and f"the workflow would overwrite the plan itself ({out})" in stderr
+    assert listing(inputs) == before
+
+
+def test_compile_never_overwrites_a_configured_catalog_or_the_project_configuration(inputs):
+    (inputs / "pyproject.toml").write_text('[tool.taskplan]\ncatalogs = ["*.yaml"]\n')
+    before = listing(inputs)
+    code, _, stderr = _cli("compile", "pr-review.taskplan.yaml", "--auto", "-o", "catalog.yaml")
+    assert code == 2 and "the workflow would overwrite the catalog catalog.yaml (catalog.yaml)" in stderr
+    code, _, stderr = _cli("compile", "pr-review.taskplan.yaml", "--auto", "-o", "pyproject.toml")
+    assert code == 2 and "would overwrite the project configuration" in stderr
+    code, _, stderr = _cli("compile", "pr-review.taskplan.yaml", "--auto", "-o", "pyproject.toml", "--check")
+    assert code == 2 and "would overwrite the project configuration" in stderr
+    assert listing(inputs) == before
+
+
+def test_graph_never_overwrites_its_catalog(inputs):
+    before = listing(inputs)
+    code, _, stderr = _cli("graph", "pr-review.taskplan.yaml", "--catalog", "catalog.yaml", "--auto", "-o", "./catalog.yaml")
+    assert code == 2 and "the drawing would overwrite the catalog catalog.yaml (./catalog.yaml)" in stderr
+    assert listing(inputs) == before
+
+
+@pytest.mark.parametrize("how", ["path", "symlink", "hardlink"])
+def test_import_mcp_never_overwrites_the_tools_list(inputs, how):
+    out = _alias(inputs, "tools.json", how)
+    before = listing(inputs)
+    code, _, stderr = _cli("catalog", "import-mcp", "tools.json", "--source", "f", "-o", out)
+    assert code == 2 and f"the catalog would overwrite the tools list itself ({out})" in stderr
+    assert listing(inputs) == before and (inputs / "tools.json").read_text() == TOOLS
+    # another output is written as before
+    assert _cli("catalog", "import-mcp", "tools.json", "--source", "f", "-o", "f.catalog.yaml")[0] == 0
+
+
+def test_import_mcp_never_overwrites_a_tool_file_of_the_directory_it_reads(inputs):
+    tools = inputs / "tools"
+    tools.mkdir()
+    (tools / "fetch.json").write_text(TOOLS)
+    before = listing(inputs)
+    code, _, stderr = _cli("catalog", "import-mcp", "tools", "--source", "f", "-o", os.path.join("tools", "fetch.json"))
+    assert code == 2 and "the catalog would overwrite the tool file" in stderr
+    assert listing(inputs) == before
+
+
+def test_the_gate_never_writes_a_workflow_over_its_catalog(inputs):
+    """`workflow-name = "{stem}.yaml"` makes `catalog.taskplan.yaml`'s workflow `catalog.yaml`."""
+    (inputs / "pyproject.toml").write_text('[tool.taskplan]\ncatalogs = ["catalog.yaml"]\nworkflow-name = "{stem}.yaml"\n')
+    os.rename(inputs / "pr-review.taskplan.yaml", inputs / "catalog.taskplan.yaml")
+    before = listing(inputs)
+    code, _, stderr = _cli("gate", "--write", "catalog.taskplan.yaml")
+    assert code == 1
+    assert "error: catalog.taskplan.yaml: its workflow would overwrite the catalog catalog.yaml (catalog.yaml)" in stderr
+    assert listing(inputs) == before and (inputs / "catalog.yaml").read_bytes() == CATALOG.read_bytes()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from taskplan.api import EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, Unread
 
 if TYPE_CHECKING:
     from taskplan.diagnostics import Diagnostic
+    from taskplan.diagnostics.stale import StaleWorkflow
     from taskplan.source.document import SourceDocument
 
 __all__ = [
@@ -39,13 +41,17 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "RENDERERS",
+    "InputFiles",
     "color_option",
+    "compile_command",
     "emit",
     "format_option",
     "guard",
     "ignore_option",
+    "refuse_overwriting_inputs",
     "renderer",
     "report_unreadable",
+    "stale_message",
     "use_color",
     "write",
 ]
@@ -57,7 +63,7 @@ RENDERERS: dict[str, str] = {
     "github": "taskplan.diagnostics.render_github:render",
 }
 """`--format` name -> "module:function". A renderer is one module whose function takes
-`(diagnostics, *, documents, files, unreadable, color, noun) -> str`; adding a
+`(diagnostics, *, documents, files, unreadable, color, noun, stale) -> str`; adding a
 format (sarif, github) is that module and one line here."""
 
 
@@ -161,17 +167,108 @@ def emit(
     files: int = 0,
     unreadable: int = 0,
     noun: str = "plan",
+    stale: Sequence["StaleWorkflow"] | None = None,
+    err: bool = False,
 ) -> None:
-    """Render `diagnostics` in format `fmt` to stdout."""
+    """Render `diagnostics` (and the `stale` workflows of a command that compares them)
+    in format `fmt` to stdout (`err`: to stderr)."""
     text = renderer(fmt)(
         diagnostics,
         documents=documents or {},
         files=files,
         unreadable=unreadable,
-        color=use_color(color),
+        color=use_color(color, sys.stderr if err else None),
         noun=noun,
+        stale=stale,
     )
-    write(text)
+    write(text, err=err)
+
+
+def compile_command(
+    plan: str,
+    *,
+    catalogs: Iterable[str | os.PathLike[str]] = (),
+    auto: bool = False,
+    choose: Mapping[str, str] | None = None,
+    output: str | None = None,
+) -> str:
+    """The `taskplan compile` command line that writes the same workflow, shell-quoted:
+    every option that changes its bytes (the catalogs given on the command line, the
+    configured ones being read again; `--auto`; `--choose`) and `-o OUT` (None: the
+    configured `output-dir` places it). Run from the same directory (the plan's path is
+    recorded as given)."""
+    options: list[str] = []
+    for catalog in catalogs:
+        options += ["--catalog", os.fspath(catalog)]
+    if auto:
+        options.append("--auto")
+    for choice, alternative in (choose or {}).items():
+        options += ["--choose", f"{choice}={alternative}"]
+    if output is not None:
+        options += ["-o", output]
+    if plan.startswith("-"):  # not an option: after `--`
+        return shlex.join(["taskplan", "compile", *options, "--", plan])
+    return shlex.join(["taskplan", "compile", plan, *options])
+
+
+def stale_message(state: str, workflow: str, command: str) -> str:
+    """What `compile --check` and `gate` say about a stale or missing workflow."""
+    if state == "missing":
+        return f"{workflow} does not exist: compile it with `{command}`"
+    return f"{workflow} is stale: recompile it with `{command}` and review the change"
+
+
+class InputFiles:
+    """The files a command reads (plan, catalogs, project configuration, tools list), so
+    that its output never replaces one of them: the same path, or the same file through a
+    symlink or a hard link. Each input is stat'ed once; `clash` costs one stat."""
+
+    __slots__ = ("_ids", "_paths")
+
+    def __init__(self, inputs: Iterable[tuple[str | os.PathLike[str], str]] = ()):
+        self._ids: dict[tuple[int, int], str] = {}
+        self._paths: dict[str, str] = {}
+        for path, role in inputs:
+            self.add(path, role)
+
+    def add(self, path: str | os.PathLike[str], role: str) -> None:
+        """`role` names the input in a message: `the plan itself`, `the catalog c.yaml`."""
+        identity = _identity(path)
+        if identity is not None:
+            self._ids.setdefault(identity, role)
+        self._paths.setdefault(_path_key(path), role)
+
+    def clash(self, output: str | os.PathLike[str]) -> str | None:
+        """The role of the input that writing `output` would replace, or None."""
+        identity = _identity(output)
+        if identity is not None and identity in self._ids:
+            return self._ids[identity]
+        return self._paths.get(_path_key(output))
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)  # through a symlink
+    except (OSError, ValueError):
+        return None
+    if st.st_ino == 0:  # no inode numbers here: compare paths only
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _path_key(path: str | os.PathLike[str]) -> str:
+    try:
+        return os.path.normcase(os.path.abspath(path))
+    except ValueError:  # an embedded NUL
+        return os.fspath(path)
+
+
+def refuse_overwriting_inputs(output: str, inputs: InputFiles, what: str, hint: str = "choose another -o") -> None:
+    """Bad usage (exit 2, nothing written) when writing `output` would replace an input:
+    `the workflow would overwrite the plan itself (OUT): choose another -o`."""
+    role = inputs.clash(output)
+    if role is not None:
+        raise click.UsageError(f"{what} would overwrite {role} ({output}): {hint}")
 
 
 def report_unreadable(errors: Iterable[UnreadableInput], color: str = "auto") -> None:

@@ -21,9 +21,11 @@ from taskplan.cli._common import (
     EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
+    InputFiles,
     color_option,
     format_option,
     guard,
+    refuse_overwriting_inputs,
     renderer,
     report_unreadable,
     use_color,
@@ -78,6 +80,9 @@ def import_mcp_command(tools_list: str, source: str, output: str | None, fmt: st
             f"--source {source!r} is not a valid source ID (1-128 letters, digits, _ . : / -, "
             "starting with a letter or digit)"
         )
+    if output not in (None, "-"):
+        assert output is not None
+        refuse_overwriting_inputs(output, _import_inputs(tools_list), "the catalog")
     sink = Diagnostics()
     result = import_mcp(tools_list, source, sink)
     if result.input_errors:
@@ -105,6 +110,21 @@ def import_mcp_command(tools_list: str, source: str, output: str | None, fmt: st
         count = result.tools
         write(f"wrote {output}: {count} operation{'s' if count != 1 else ''} from source `{source}`\n", err=True)
     return EXIT_OK
+
+
+def _import_inputs(tools_list: str) -> InputFiles:
+    """What import-mcp reads: the tools list, or each tool file of a directory."""
+    from taskplan.catalog.mcp import TOOL_FILE_SUFFIXES
+
+    inputs = InputFiles([(tools_list, "the tools list itself")])
+    if os.path.isdir(tools_list):
+        try:
+            names = sorted(n for n in os.listdir(tools_list) if n.endswith(TOOL_FILE_SUFFIXES))
+        except OSError:
+            names = []  # import_mcp reports it
+        for name in names:
+            inputs.add(os.path.join(tools_list, name), f"the tool file {os.path.join(tools_list, name)}")
+    return inputs
 
 
 @catalog.command("search")

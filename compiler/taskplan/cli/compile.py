@@ -10,14 +10,18 @@ atomically (a failed compile leaves OUT as it was). Where it goes:
 - no `-o` and no `output-dir`, or `-o -`: stdout (diagnostics go to stderr).
 
 `--check` is the CI gate: it compiles, compares with the existing OUT and fails
-without writing when OUT is missing or would change. The configured `limits`
+without writing when OUT is missing or would change, as `taskplan gate` does for
+many plans: the diff and the command that recompiles OUT (this one's catalogs,
+`--auto` and `--choose`, shell-quoted) on stderr, and the stale workflow in every
+`--format` (a `github` annotation; `stale` in `json` and `sarif`: diagnostics/stale.py).
+OUT is never one of the command's inputs (the plan, a catalog, the project
+configuration; also through a symlink or a hard link): bad usage. The configured `limits`
 apply; a workflow larger than `max-workflow-bytes` is refused (PLAN_LIMIT), so
 that `taskplan validate` accepts whatever compile writes.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 from typing import TYPE_CHECKING
 
@@ -27,20 +31,23 @@ from taskplan import api
 from taskplan.cli._common import (
     EXIT_ERRORS,
     EXIT_OK,
+    EXIT_USAGE,
+    InputFiles,
     color_option,
+    compile_command,
     emit,
     format_option,
     guard,
     ignore_option,
+    refuse_overwriting_inputs,
     report_unreadable,
+    stale_message,
     write,
 )
+from taskplan.diagnostics.stale import StaleWorkflow
 
 if TYPE_CHECKING:
     from taskplan.project import ProjectConfig
-
-EXIT_USAGE = 2
-_DIFF_LINES = 40
 
 
 def _parse_choose(values: tuple[str, ...]) -> dict[str, str]:
@@ -168,71 +175,66 @@ def compile_(
         raise click.UsageError(
             "--check compares with an existing file: give it with -o OUT (or set output-dir in [tool.taskplan])"
         )
-    if not to_stdout and _same_file(output, plan):
-        raise click.UsageError(f"the workflow would overwrite the plan itself ({output}): choose another -o or workflow-name")
+    if not to_stdout:
+        assert output is not None
+        refuse_overwriting_inputs(
+            output, input_files(plan, settings, catalogs), "the workflow", "choose another -o or workflow-name"
+        )
     result, findings, code = run_compile(plan, catalogs, choose, auto, color, ignore, project)
-    if findings or result.yaml is None or (fmt != "text" and not to_stdout):
+    failed = result.yaml is None or code != EXIT_OK
+    stale: list[StaleWorkflow] | None = None
+    verdict = None
+    if check_only:
+        stale = []
+        if not failed:
+            from taskplan.cli.gate import judge, read_committed
+
+            assert output is not None and result.yaml is not None
+            committed, problem = read_committed(output)
+            verdict = judge(plan, output, result.yaml, committed, problem)
+            if verdict.state in ("stale", "missing"):
+                command = compile_command(
+                    plan, catalogs=catalogs, auto=auto, choose=_parse_choose(choose),
+                    output=None if configured else output,
+                )
+                stale.append(
+                    StaleWorkflow(plan, output, verdict.state, command, stale_message(verdict.state, output, command))
+                )
+    if findings or failed or (fmt != "text" and not to_stdout):
         # Diagnostics share stdout only when the YAML does not go there; a machine
         # format always gets its (maybe empty) report.
-        _render(findings, fmt, color, result, err=to_stdout)
-    if result.yaml is None or code != EXIT_OK:
+        emit(findings, fmt=fmt, color=color, documents=result.documents, files=1,
+             unreadable=len(result.input_errors), stale=stale, err=to_stdout)
+    if failed:
         return code or EXIT_ERRORS
+    assert result.yaml is not None
     if to_stdout:
         write(result.yaml)
         return EXIT_OK
     assert output is not None
     # Machine-readable formats keep stdout for their document: status lines go to stderr.
     status_to_stderr = fmt != "text"
-    if check_only:
-        return _check(result.yaml, output, plan, status_to_stderr)
+    if verdict is not None:
+        if verdict.state == "unreadable":
+            write(f"error: cannot read {output}: {verdict.detail}\n", err=True)
+            return EXIT_USAGE
+        if verdict.state == "ok":
+            write(f"ok: {output} is up to date\n", err=status_to_stderr)
+            return EXIT_OK
+        assert stale
+        if verdict.state == "stale":
+            write(verdict.detail, err=True)
+        write(f"error: {stale[0].message}\n", err=True)
+        return EXIT_ERRORS
     return write_file(output, result.yaml, "compiled to", status_to_stderr=status_to_stderr, make_dir=configured)
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
-def _render(findings, fmt: str, color: str, result: api.CompileResult, *, err: bool) -> None:
-    if err:
-        from taskplan.cli._common import renderer, use_color
-        import sys
-
-        text = renderer(fmt)(
-            findings, documents=result.documents, files=1, unreadable=len(result.input_errors),
-            color=use_color(color, sys.stderr), noun="plan",
-        )
-        write(text, err=True)
-    else:
-        emit(findings, fmt=fmt, color=color, documents=result.documents, files=1,
-             unreadable=len(result.input_errors))
-
-
-def _check(text: str, output: str, plan: str, status_to_stderr: bool) -> int:
-    from taskplan.source.read import nonblocking_opener
-
-    try:
-        with open(output, encoding="utf-8", opener=nonblocking_opener) as handle:  # a named pipe never blocks
-            current = handle.read()
-    except FileNotFoundError:
-        write(f"error: {output} does not exist: compile it with `taskplan compile {plan} -o {output}`\n", err=True)
-        return EXIT_ERRORS
-    except (OSError, UnicodeDecodeError) as exc:
-        write(f"error: cannot read {output}: {exc}\n", err=True)
-        return EXIT_USAGE
-    if current == text:
-        write(f"ok: {output} is up to date\n", err=status_to_stderr)
-        return EXIT_OK
-    diff = list(
-        difflib.unified_diff(
-            current.splitlines(keepends=True), text.splitlines(keepends=True),
-            fromfile=f"{output} (committed)", tofile=f"{output} (compiled from {plan})",
-        )
-    )
-    shown = "".join(diff[:_DIFF_LINES])
-    more = f"... ({len(diff) - _DIFF_LINES} more diff lines)\n" if len(diff) > _DIFF_LINES else ""
-    write(shown + more, err=True)
-    write(f"error: {output} is stale: recompile with `taskplan compile {plan} -o {output}` and review the change\n", err=True)
-    return EXIT_ERRORS
+def input_files(plan: str, settings: "ProjectConfig", catalogs: tuple[str, ...] = ()) -> InputFiles:
+    """What compiling `plan` reads: the plan, its catalogs (given or configured) and the
+    project configuration."""
+    inputs = InputFiles([(plan, "the plan itself")])
+    for catalog in settings.catalog_paths(catalogs):
+        inputs.add(catalog, f"the catalog {os.fspath(catalog)}")
+    if settings.path is not None:
+        inputs.add(settings.path, f"the project configuration {os.fspath(settings.path)}")
+    return inputs

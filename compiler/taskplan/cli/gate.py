@@ -17,8 +17,12 @@ itself) and `--auto`. So `taskplan compile PLAN -o OUT [--choose ...] [--auto]`
 run from the repository root and `taskplan gate PLAN` agree.
 
 Output: the plans' diagnostics (as `check` renders them, in `--format`, without
-the silenced warnings), then one line per stale or missing workflow (with a
-short diff) and a summary. With `--write`, stale and missing workflows are
+the silenced warnings, and the stale workflows in that format: diagnostics/stale.py),
+then one line per stale or missing workflow (with a short diff and the shell-quoted
+`taskplan compile` command that rewrites it: the `--catalog`s given here, the
+replayed choices; `-o` unless `output-dir` places it) and a summary. A workflow
+that would replace one of the gate's inputs (its plan, a catalog, the project
+configuration) is an error and never written. With `--write`, stale and missing workflows are
 recompiled in place (`output-dir` is created when missing; nothing is written
 while the configuration is invalid), and the gate still fails, so that the
 change is reviewed and staged. Exit codes: 0 every workflow up to date; 1
@@ -39,17 +43,30 @@ from taskplan.cli._common import (
     EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
+    InputFiles,
     color_option,
+    compile_command,
     emit,
     format_option,
     guard,
     ignore_option,
     report_unreadable,
+    stale_message,
     write,
 )
+from taskplan.diagnostics.stale import StaleWorkflow
 from taskplan.project import PLAN_SUFFIXES, ProjectConfig, is_workflow, plan_for_workflow, workflow_path
 
-__all__ = ["PLAN_SUFFIXES", "gate", "is_workflow", "plan_for_workflow", "plans_to_gate", "workflow_path"]
+__all__ = [
+    "PLAN_SUFFIXES",
+    "gate",
+    "is_workflow",
+    "judge",
+    "plan_for_workflow",
+    "plans_to_gate",
+    "read_committed",
+    "workflow_path",
+]
 
 _DIFF_LINES = 40
 
@@ -84,8 +101,9 @@ class _Verdict:
     """Why the committed file cannot be read; or the diff of a stale one."""
     compiled: str = ""
     """The workflow as compiled now (stale or missing)."""
-    flags: str = ""
-    """The choice flags it was compiled with (` --auto --choose tone=formal`)."""
+    auto: bool = False
+    choose: dict[str, str] | None = None
+    """The choice flags it was compiled with (`--auto`, `--choose tone=formal`)."""
 
 
 @click.command("gate")
@@ -115,7 +133,8 @@ def gate(
     config = Diagnostics()
     project = load_project_config(config_start_dir(paths), config)
     plans = plans_to_gate(paths, project)
-    loaded = api.load_catalog_set(project.catalog_paths(catalogs), limits=project.limits)
+    catalog_paths = project.catalog_paths(catalogs)
+    loaded = api.load_catalog_set(catalog_paths, limits=project.limits)
     if write_back and config.has_errors:
         write("error: not writing any workflow: the [tool.taskplan] configuration is invalid\n", err=True)
         write_back = False
@@ -128,19 +147,23 @@ def gate(
     verdicts: list[_Verdict] = []
     claimed: dict[str, str] = {}
     checked = 0
+    inputs = InputFiles((path, f"the catalog {os.fspath(path)}") for path in catalog_paths)
+    if project.path is not None:
+        inputs.add(project.path, f"the project configuration {os.fspath(project.path)}")
     for plan in plans:
         target = workflow_path(plan, project)
         key = os.path.normcase(os.path.abspath(target))
-        if key == os.path.normcase(os.path.abspath(plan)):
-            write(f"error: {plan}: its workflow would be the plan itself ({target}): change workflow-name\n", err=True)
+        role = InputFiles([(plan, "the plan itself")]).clash(target) or inputs.clash(target)
+        if role is not None:
+            write(f"error: {plan}: its workflow would overwrite {role} ({target}): change workflow-name\n", err=True)
             code = max(code, EXIT_ERRORS)
             continue
         if claimed.setdefault(key, plan) != plan:
             write(f"error: {claimed[key]} and {plan} both compile to {target}: rename one of them\n", err=True)
             code = max(code, EXIT_ERRORS)
             continue
-        committed, problem = _read_committed(target)
-        result, flags = _compile(api, plan, loaded, committed, project.limits)
+        committed, problem = read_committed(target)
+        result, auto, choose = _compile(api, plan, loaded, committed, project.limits)
         diagnostics.extend(result.diagnostics)
         documents.update(result.documents)
         for error in result.input_errors:
@@ -153,40 +176,44 @@ def gate(
         if result.yaml is None or result.exit_code != EXIT_OK:
             verdicts.append(_Verdict(plan, target, "failed"))
             continue
-        verdict = _judge(plan, target, result.yaml, committed, problem)
-        verdict.flags = flags
+        verdict = judge(plan, target, result.yaml, committed, problem)
+        verdict.auto, verdict.choose = auto, choose
         verdicts.append(verdict)
 
-    report_unreadable(unreadable.values(), color)
-    findings = silence(diagnostics.sorted(), project.silenced(ignore))
-    if findings or fmt != "text":
-        emit(findings, fmt=fmt, color=color, documents=documents, files=checked, unreadable=len(unreadable))
-
-    stale = [v for v in verdicts if v.state in ("stale", "missing")]
+    stale: list[StaleWorkflow] = []
+    reported: list[tuple[_Verdict, StaleWorkflow]] = []
     for verdict in verdicts:
-        if verdict.state == "unreadable":
-            write(f"error: cannot read {verdict.workflow}: {verdict.detail}\n", err=True)
-            code = max(code, EXIT_USAGE)
-    for verdict in stale:
-        code = max(code, EXIT_ERRORS)
-        if verdict.state == "stale":
-            write(verdict.detail, err=True)
-        command = f"taskplan compile {verdict.plan}{verdict.flags} -o {verdict.workflow}"
+        if verdict.state not in ("stale", "missing"):
+            continue
+        # The command that writes the same file: the catalogs given here, the recorded
+        # choices; no -o when output-dir places it (compile then creates the directory).
+        command = compile_command(
+            verdict.plan, catalogs=catalogs, auto=verdict.auto, choose=verdict.choose,
+            output=None if project.output_dir is not None else verdict.workflow,
+        )
+        message = stale_message(verdict.state, verdict.workflow, command)
         if write_back:
             message = _write(verdict, make_dir=project.output_dir is not None)
             if message.startswith("cannot"):
                 code = max(code, EXIT_USAGE)
-        elif verdict.state == "missing":
-            message = f"{verdict.workflow} does not exist: compile it with `{command}`"
-        else:
-            message = f"{verdict.workflow} is stale: recompile it with `{command}` and review the change"
-        fixed = message.startswith("recompiled")
-        write(f"{'fixed' if fixed else 'error'}: {message}\n", err=True)
-        if fmt == "github":  # an annotation on the workflow (on the plan when the workflow is missing)
-            from taskplan.diagnostics.render_github import escape_data, escape_property
+        stale.append(StaleWorkflow(verdict.plan, verdict.workflow, verdict.state, command, message))
+        reported.append((verdict, stale[-1]))
 
-            where = verdict.workflow if verdict.state == "stale" else verdict.plan
-            write(f"::error file={escape_property(where)},title=stale workflow::{escape_data(message)}\n")
+    report_unreadable(unreadable.values(), color)
+    findings = silence(diagnostics.sorted(), project.silenced(ignore))
+    if findings or fmt != "text":
+        emit(findings, fmt=fmt, color=color, documents=documents, files=checked, unreadable=len(unreadable), stale=stale)
+
+    for verdict in verdicts:
+        if verdict.state == "unreadable":
+            write(f"error: cannot read {verdict.workflow}: {verdict.detail}\n", err=True)
+            code = max(code, EXIT_USAGE)
+    for verdict, entry in reported:
+        code = max(code, EXIT_ERRORS)
+        if verdict.state == "stale":
+            write(verdict.detail, err=True)
+        fixed = entry.message.startswith("recompiled")
+        write(f"{'fixed' if fixed else 'error'}: {entry.message}\n", err=True)
 
     up_to_date = sum(1 for v in verdicts if v.state == "ok")
     if stale:
@@ -203,7 +230,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _read_committed(path: str) -> tuple[str | None, str]:
+def read_committed(path: str) -> tuple[str | None, str]:
     """The committed workflow's text (None when missing or unreadable) and why not."""
     from taskplan.source.read import nonblocking_opener
 
@@ -243,13 +270,13 @@ def _recorded_choices(text: str | None) -> dict[str, tuple[str, bool]]:
 def _compile(api, plan: str, loaded, committed: str | None, limits):
     """Compile `plan` with the choices recorded in its committed workflow: `--auto` when
     one was taken automatically, and `--choose` for the others, except for choices the
-    plan now selects itself or no longer has (a plan's own selection wins)."""
+    plan now selects itself or no longer has (a plan's own selection wins). Returns the
+    result and those flags (`auto`, `choose`)."""
     recorded = _recorded_choices(committed)
     auto = any(was_auto for _, was_auto in recorded.values())
-    flags = " --auto" if auto else ""
     result = api.compile_plan(plan, catalogs=loaded, auto=auto, limits=limits)
     if result.typed is None or not recorded:
-        return result, flags
+        return result, auto, {}
     choose: dict[str, str] = {}
     for choice in result.typed.checked.choices:
         entry = recorded.get(choice.id)
@@ -259,12 +286,12 @@ def _compile(api, plan: str, loaded, committed: str | None, limits):
         if entry[0] in alternatives:
             choose[choice.id] = entry[0]
     if not choose:
-        return result, flags
-    flags += "".join(f" --choose {choice}={alternative}" for choice, alternative in sorted(choose.items()))
-    return api.compile_plan(plan, catalogs=loaded, auto=auto, choose=choose, limits=limits), flags
+        return result, auto, {}
+    choose = dict(sorted(choose.items()))
+    return api.compile_plan(plan, catalogs=loaded, auto=auto, choose=choose, limits=limits), auto, choose
 
 
-def _judge(plan: str, target: str, compiled: str, committed: str | None, problem: str) -> _Verdict:
+def judge(plan: str, target: str, compiled: str, committed: str | None, problem: str) -> _Verdict:
     if problem:
         return _Verdict(plan, target, "unreadable", problem)
     if committed is None:

@@ -14,8 +14,8 @@ import sys
 
 import click
 
-from taskplan.cli._common import EXIT_ERRORS, EXIT_OK, color_option, guard, write
-from taskplan.cli.compile import compile_options, run_compile, write_file
+from taskplan.cli._common import EXIT_ERRORS, EXIT_OK, color_option, guard, refuse_overwriting_inputs, write
+from taskplan.cli.compile import compile_options, input_files, load_project, run_compile, write_file
 
 
 @click.command("graph")
@@ -45,7 +45,11 @@ def graph(
     """Draw the compiled workflow graph of a TaskPlan (Mermaid or Graphviz dot)."""
     from taskplan.cli._common import renderer, use_color
 
-    result, findings, code = run_compile(plan, catalogs, choose, auto, color, ignore)
+    project = load_project(plan)
+    if output not in (None, "-"):
+        assert output is not None
+        refuse_overwriting_inputs(output, input_files(plan, project[0], catalogs), "the drawing")
+    result, findings, code = run_compile(plan, catalogs, choose, auto, color, ignore, project)
     if findings or result.graph is None:
         text = renderer("text")(
             findings, documents=result.documents, files=1, unreadable=len(result.input_errors),

@@ -16,8 +16,11 @@ error: 1 error in 1 file
   (`%3A`, `%2C`). Control and bidirectional-override characters coming from the
   input are first made visible (as in the text rendering): a plan cannot inject
   a second workflow command or drive the log.
-- The last line is the text rendering's summary (`error: 2 errors in 1 file`,
+- The summary line is the text rendering's (`error: 2 errors in 1 file`,
   `ok: 3 plans checked`), a plain log line.
+- After it, for `compile --check` and `gate`, one
+  `::error file=F,title=stale workflow::MESSAGE` per stale or missing workflow
+  (diagnostics/stale.py): on the workflow, on the plan when the workflow is missing.
 
 Sorted and deduplicated like every rendering: the same diagnostics give the same bytes.
 """
@@ -33,6 +36,7 @@ from taskplan.diagnostics.render_json import sort_diagnostics
 from taskplan.diagnostics.render_text import clean, summary
 
 if TYPE_CHECKING:
+    from taskplan.diagnostics.stale import StaleWorkflow
     from taskplan.source.document import SourceDocument
 
 
@@ -44,13 +48,27 @@ def render(
     unreadable: int = 0,
     color: bool = False,
     noun: str = "plan",
+    stale: Sequence["StaleWorkflow"] | None = None,
 ) -> str:
-    """One workflow command per diagnostic (sorted, deduplicated), then the summary line.
-    `documents` and `color` are part of every renderer's signature; unused here."""
+    """One workflow command per diagnostic (sorted, deduplicated), the summary line, then
+    one per `stale` workflow. `documents` and `color` are part of every renderer's
+    signature; unused here."""
     diagnostics = sort_diagnostics(diagnostics)
     lines = [annotation(d) for d in diagnostics]
     lines.append(summary(diagnostics, files=files, unreadable=unreadable, noun=noun))
+    lines.extend(stale_annotation(entry) for entry in stale or ())
     return "\n".join(lines) + "\n"
+
+
+def stale_annotation(entry: "StaleWorkflow") -> str:
+    """`::error file=WORKFLOW,title=stale workflow::MESSAGE` (file: the plan when the
+    workflow is missing), cleaned and escaped like a diagnostic's."""
+    from taskplan.diagnostics.stale import TITLE
+
+    where = entry.workflow if entry.state == "stale" else entry.plan
+    props = [("file", where.replace(os.sep, "/")), ("title", TITLE)]
+    rendered = ",".join(f"{key}={escape_property(clean(value))}" for key, value in props)
+    return f"::error {rendered}::{escape_data(clean(entry.message))}"
 
 
 def annotation(d: Diagnostic) -> str:

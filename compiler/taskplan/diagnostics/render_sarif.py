@@ -17,6 +17,9 @@ severity. Each diagnostic is one result:
 - `relatedLocations`: the diagnostic's `related` notes, with their messages;
 - `properties`: the RFC 6901 `pointer` and the business `subject`.
 
+The run's `properties.summary` repeats the JSON summary; for `compile --check` and
+`gate`, `properties.stale` lists the stale or missing workflows (diagnostics/stale.py).
+
 `originalUriBaseIds` names `%SRCROOT%` without an absolute URI, so the same
 diagnostics give the same bytes on every machine; code scanning resolves
 relative URIs against the checkout. The log is built as plain dicts (the
@@ -41,6 +44,7 @@ from taskplan.diagnostics.diagnostic import Diagnostic, Location, Severity
 from taskplan.diagnostics.render_json import sort_diagnostics
 
 if TYPE_CHECKING:
+    from taskplan.diagnostics.stale import StaleWorkflow
     from taskplan.source.document import SourceDocument
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -60,10 +64,12 @@ def render(
     unreadable: int = 0,
     color: bool = False,
     noun: str = "plan",
+    stale: Sequence["StaleWorkflow"] | None = None,
 ) -> str:
-    """Render `diagnostics`, sorted and deduplicated, as one SARIF log. `documents`,
+    """Render `diagnostics`, sorted and deduplicated, as one SARIF log (and the `stale`
+    workflows in the run's properties, when the command compares any). `documents`,
     `color` and `noun` are part of every renderer's signature; SARIF does not use them."""
-    log = sarif_log(sort_diagnostics(diagnostics), files=files, unreadable=unreadable)
+    log = sarif_log(sort_diagnostics(diagnostics), files=files, unreadable=unreadable, stale=stale)
     return _pretty(log) + "\n"
 
 
@@ -85,8 +91,16 @@ def _one(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def sarif_log(diagnostics: Sequence[Diagnostic], *, files: int = 0, unreadable: int = 0) -> dict[str, Any]:
-    """The SARIF log as Python data, for `diagnostics` in the order given."""
+def sarif_log(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    files: int = 0,
+    unreadable: int = 0,
+    stale: Sequence["StaleWorkflow"] | None = None,
+) -> dict[str, Any]:
+    """The SARIF log as Python data, for `diagnostics` in the order given. A stale
+    workflow is no result (no rule, no region: it is about a committed file, not a node
+    of the plan): the run's properties list them, as the JSON rendering does."""
     rule_ids = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(rule_ids)}
     errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
@@ -116,6 +130,9 @@ def sarif_log(diagnostics: Sequence[Diagnostic], *, files: int = 0, unreadable: 
             }
         },
     }
+    if stale is not None:
+        run["properties"]["summary"]["stale"] = len(stale)
+        run["properties"]["stale"] = [entry.to_json() for entry in stale]
     return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 

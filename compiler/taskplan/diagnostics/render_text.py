@@ -33,6 +33,7 @@ from taskplan.diagnostics.diagnostic import Diagnostic, Location, Severity
 from taskplan.diagnostics.render_json import sort_diagnostics
 
 if TYPE_CHECKING:
+    from taskplan.diagnostics.stale import StaleWorkflow
     from taskplan.source.document import SourceDocument
 
 TAB_WIDTH = 4
@@ -77,10 +78,13 @@ def render(
     unreadable: int = 0,
     color: bool = False,
     noun: str = "plan",
+    stale: Sequence["StaleWorkflow"] | None = None,
 ) -> str:
     """Render `diagnostics` (sorted and deduplicated here) and a summary line. `documents` (display
     path -> document) supply the source lines; `files` is how many `noun`s were
-    checked, `unreadable` how many inputs could not be read at all."""
+    checked, `unreadable` how many inputs could not be read at all. `stale` is part of
+    every renderer's signature: in text, the commands write those lines on stderr, after
+    the diff."""
     style = _Style(color)
     docs = documents or {}
     diagnostics = sort_diagnostics(diagnostics)
