@@ -293,3 +293,36 @@ def test_an_empty_array_literal_fits_a_typed_array_port(tmp_path):
     result = api.compile_plan(str(plan), catalogs=[str(catalog)])
     assert result.exit_code == 0, [d.message for d in result.diagnostics]
     assert _steps(result.yaml)["tag"]["input"]["request"]["labels"] == []
+
+
+NULLABLE_RESULT_PLAN = """
+version: 1
+name: nullable-result
+root:
+  tasks:
+    - id: find
+      objective: Find the person
+      operation: directory.find_person
+      inputs: [{name: email, value: {kind: string, text: a@example.com}}]
+    - id: keep
+      kind: value
+      objective: Keep the team, or null
+      outputs: [{name: team, value: {kind: output, source: find, port: team}}]
+  outputs:
+    - {name: team, value: {kind: output, source: keep, port: team}}
+"""
+
+
+def test_a_port_of_a_nullable_result_is_read_by_a_checked_projection(tmp_path):
+    """`team` is required in the result's schema, but the result itself may be null: the
+    port is read like an optional one (value.project of the result), not as a plain
+    `result.team` path through a possibly null result."""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(NULLABLE_RESULT_PLAN)
+    result = api.compile_plan(str(path), catalogs=["fixtures/catalogs/ops.catalog.yaml"], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    steps = _steps(result.yaml)
+    project = steps["__keep.out.team.project"]
+    assert (project["type"], project["from"], project["path"]) == ("value.project", "${data.steps.find.result}", ["team"])
+    assert project["schema"] == {"type": ["string", "null"]}
+    assert steps["keep"]["value"] == {"team": '${data.steps["__keep.out.team.project"].value}'}

@@ -32,8 +32,9 @@ class TaskTypes:
     operation: "Operation | None" = None
     """For an operation task: the catalog operation it calls."""
     optional_ports: frozenset[str] = frozenset()
-    """Ports that may be absent from the result (optional output-schema properties):
-    reading one lowers to a checked projection at the consumer."""
+    """Ports that may be absent from the result (optional output-schema properties, or
+    every port of a result that may be null): reading one lowers to a checked projection
+    at the consumer."""
 
 
 @dataclass(slots=True, eq=False)

@@ -114,20 +114,15 @@ class _Contract(NamedTuple):
         for f in op.input_type.fields:
             ports.setdefault(f.name, f)
         out_ports: Mapping[str, BType] = op.output_port_types if out_t is not None else {}
+        optional = op.optional_output_ports if out_t is not None else frozenset()
         if out_t is not None and out_t.nullable:
             # A port of a result that may be null may be null too (as `field` of a nullable
-            # object is), made so by the result's null slot.
+            # object is), made so by the result's null slot; and it is read like an optional
+            # port, by a checked projection (a plain path through a null result means nothing).
             null_slot = out_t.null_slot
             out_ports = {name: t.with_nullable(True, null_slot) for name, t in out_ports.items()}
-        return cls(
-            ports,
-            op.fixed,
-            op.consumes,
-            op.required_ports,
-            out_t,
-            out_ports,
-            op.optional_output_ports if out_t is not None else frozenset(),
-        )
+            optional = frozenset(out_ports)
+        return cls(ports, op.fixed, op.consumes, op.required_ports, out_t, out_ports, optional)
 
 
 class _Typer:
