@@ -326,3 +326,65 @@ def test_a_port_of_a_nullable_result_is_read_by_a_checked_projection(tmp_path):
     assert (project["type"], project["from"], project["path"]) == ("value.project", "${data.steps.find.result}", ["team"])
     assert project["schema"] == {"type": ["string", "null"]}
     assert steps["keep"]["value"] == {"team": '${data.steps["__keep.out.team.project"].value}'}
+
+
+PRESENT_PLAN = """
+version: 1
+name: presence
+root:
+  tasks:
+    - id: fetch
+      objective: Fetch the pull request
+      operation: github.get_pull_request
+      inputs:
+        - {name: owner, value: {kind: string, text: o}}
+        - {name: repo, value: {kind: string, text: r}}
+        - {name: pull_number, value: {kind: number, number: 1}}
+    - id: later
+      kind: sequence
+      objective: Record in a child scope whether fetch produced
+      body:
+        tasks:
+          - {id: rec, kind: value, objective: Record, outputs: [{name: ran, value: {kind: present, source: fetch}}]}
+        outputs: [{name: ran, value: {kind: output, source: rec, port: ran}}]
+  always:
+    - id: report
+      kind: conditional
+      objective: Report success, or the failure when fetch produced nothing
+      condition: {kind: present, source: fetch}
+      body:
+        outputs: [{name: s, value: {kind: string, text: ok}}]
+      otherwise:
+        outputs: [{name: s, value: {kind: string, text: failed}}]
+    - id: nested
+      kind: sequence
+      objective: A nested cleanup that only tests fetch
+      body:
+        tasks:
+          - {id: inner, kind: value, objective: Inner, outputs: [{name: ran, value: {kind: present, source: fetch}}]}
+  outputs:
+    - {name: ran, value: {kind: output, source: later, port: ran}}
+"""
+
+
+def test_present_is_never_guarded_by_itself_and_crosses_scopes_as_a_boolean(tmp_path):
+    """`present(fetch)` in cleanup tests whether fetch produced: guarding the cleanup by
+    fetch's presence made the test always true (the failure branch dead). A child scope
+    that only tests fetch gets the boolean from its caller, not fetch's result (which a
+    cleanup could not read unguarded, and which may be null)."""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(PRESENT_PLAN)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    workflows = YAML(typ="safe").load(result.yaml)["workflows"]
+    main = workflows["main"]
+    cleanup = {s["id"]: s for s in main["finally"]}
+    report, nested = cleanup["report"], cleanup["nested"]
+    assert not any("when" in s for s in main["finally"])
+    assert report["cases"][0]["when"] == "${present(data.steps.fetch.result)}"
+    later = {s["id"]: s for s in main["steps"]}["later"]
+    assert later["input"] == {"fetch": "${present(data.steps.fetch.result)}"}
+    assert nested["input"] == {"fetch": "${present(data.steps.fetch.result)}"}
+    for child in ("later.body", "nested.body"):
+        assert workflows[child]["inputs"] == {"fetch": {"type": {"type": "boolean"}}}
+        assert workflows[child]["steps"][0]["value"] == {"ran": "${data.inputs.fetch}"}

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from taskplan.diagnostics import Reporter
-from taskplan.ir.checked import ChoiceNode, InputDecl, ScopeNode, ScopeRole, TaskNode
+from taskplan.ir.checked import REF_OUTPUT, ChoiceNode, InputDecl, ScopeNode, ScopeRole, TaskNode
 from taskplan.ir.graph import (
     Expr,
     Literal,
@@ -261,6 +261,9 @@ class _Lowerer:
                     self.choice_values[c] = literal_value(alt.value)
         self.wf_names: dict[ScopeNode, str] = {}
         self.cap_names: dict[ScopeNode, dict[tuple, str]] = {}
+        self.presence_only: dict[ScopeNode, set[TaskNode]] = {}
+        """Per child scope, the captured tasks it only tests with `present`: passed as a
+        boolean (did the task produce a non-null result), not as their result."""
         # Per-lowering memos (nothing outlives the document): see the methods below.
         self.schemas: dict[int, tuple[BType, dict[str, Any]]] = {}
         """id(type) -> (type, its JSON Schema)."""
@@ -391,7 +394,7 @@ class _Lowerer:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
         for key, name in self._captures(scope).items():
-            wf.inputs[name] = WorkflowInput(self._capture_schema(key))
+            wf.inputs[name] = WorkflowInput(self._capture_schema(key, scope))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
         schema = self._schema(self.tp.inputs.get(decl))
@@ -407,9 +410,12 @@ class _Lowerer:
         if names is not None:
             return names
         readable: dict[tuple, str] = {}
+        tested: set[TaskNode] = set()
+        read: set[TaskNode] = set()
         for cap in scope.captures.values():
             if cap.kind in ("output", "present"):
                 key, name = ("task", cap.target), cap.target.id
+                (tested if cap.kind == "present" else read).add(cap.target)
             elif cap.kind == "input":
                 key, name = ("input", cap.target), cap.target.name
             else:
@@ -427,10 +433,13 @@ class _Lowerer:
                     name = f"{name}-h{short_hash(_key_text(key))}"
                 names[key] = name
         self.cap_names[scope] = names
+        self.presence_only[scope] = tested - read
         return names
 
-    def _capture_schema(self, key: tuple) -> dict[str, Any]:
+    def _capture_schema(self, key: tuple, scope: ScopeNode) -> dict[str, Any]:
         kind, target = key
+        if kind == "task" and target in self.presence_only[scope]:
+            return {"type": "boolean"}
         if kind == "task":
             tt = self.tp.tasks.get(target)
             return self._schema(tt.whole if tt is not None else None)
@@ -446,7 +455,9 @@ class _Lowerer:
         out: dict[str, Any] = {}
         for key, name in self._captures(child).items():
             kind, target = key
-            if kind == "task":
+            if kind == "task" and target in self.presence_only[child]:
+                out[name] = self._presence_test(target, scope)
+            elif kind == "task":
                 out[name] = self._container(target, scope)
             elif kind == "input":
                 out[name] = self._input_ref(target, scope)
@@ -514,6 +525,17 @@ class _Lowerer:
             return self._step_path(t.id, "results")
         return self._step_path(t.id, "outputs")
 
+    def _presence_test(self, t: TaskNode, scope: ScopeNode) -> Expr:
+        """`present(t)` read from `scope`: a boolean expression. A child scope that only
+        tests `t` gets the boolean itself from its caller: passing `t`'s result instead
+        would read a result that may be null or missing (a cleanup's call would need a
+        guard that makes the test always true; any call would fail on a null result)."""
+        if t.scope is not scope:
+            names = self._captures(scope)  # (fills presence_only[scope])
+            if t in self.presence_only[scope]:
+                return self._input_path(names[("task", t)])
+        return Expr(f"present({self._presence(t, scope).text})")
+
     def _input_ref(self, decl: InputDecl, scope: ScopeNode) -> Expr:
         native = scope is self.cp.root if decl.group is None else scope is decl.group.body
         if native:
@@ -531,8 +553,14 @@ class _Lowerer:
         `merge` steps its ports are read from. Those are tested by their record: a merged
         port that is null is still a result (the conditional ran and chose it)."""
         parts: list[str] = []
+        resolutions = self.cp.resolutions
         for d in t.deps.values():
-            if not d.reads:
+            # Only reads of a value are guarded: `present(X)` reads nothing that could be
+            # missing, and guarding it by X's presence would make it always true (a cleanup
+            # that reports "X failed" could never run).
+            if not d.reads or not any(
+                r is not None and r.kind == REF_OUTPUT for r in map(resolutions.get, d.pointers)
+            ):
                 continue
             refs = [self._presence(d.task, scope)]
             cls = model_class(d.task.model)
@@ -592,7 +620,7 @@ class _Lowerer:
             return self._item_ref(self.cp.resolutions[ptr].target, scope, v.kind)
         if cls is PresentValue:
             target = self.cp.resolutions[ptr].target
-            return Expr(f"present({self._presence(target, scope).text})")
+            return self._presence_test(target, scope)
         if cls is FieldValue:
             return self._field(v, ptr, scope, site, label)
         if cls is JsonValue:
