@@ -388,3 +388,36 @@ def test_present_is_never_guarded_by_itself_and_crosses_scopes_as_a_boolean(tmp_
     for child in ("later.body", "nested.body"):
         assert workflows[child]["inputs"] == {"fetch": {"type": {"type": "boolean"}}}
         assert workflows[child]["steps"][0]["value"] == {"ran": "${data.inputs.fetch}"}
+
+
+def test_literal_text_inside_expressions_never_opens_one(tmp_path):
+    """A literal compared in a predicate or given as a scope output is written inside an
+    expression: its `${` comes out as `$\\u007b`, so the only `${` in the fields a runtime
+    evaluates open expressions (docs/decisions.md, Literal escaping); it still means the
+    text. (Schemas, like the output's `const`, are literal by position.)"""
+    plan = """
+version: 1
+name: inner-literals
+inputs:
+  - {name: token, type: {kind: string}}
+root:
+  tasks:
+    - id: v
+      kind: value
+      objective: Compare with a literal that looks like an expression
+      outputs:
+        - name: same
+          value: {kind: predicate, predicate: equal, items: [{kind: input, source: token}, {kind: string, text: "${data.inputs.token}"}]}
+  outputs:
+    - {name: same, value: {kind: output, source: v, port: same}}
+    - {name: lit, value: {kind: string, text: "a ${b} c"}}
+"""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(plan)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    main = YAML(typ="safe").load(result.yaml)["workflows"]["main"]
+    assert main["steps"][0]["value"]["same"] == '${data.inputs.token == "$\\u007bdata.inputs.token}"}'
+    assert main["outputs"]["lit"]["expr"] == '${"a $\\u007bb} c"}'
+    expressions = [line.split(": ", 1)[-1] for line in result.yaml.splitlines() if ": ${" in line]
+    assert len(expressions) == 3 and not [e for e in expressions if "${" in e[2:]]

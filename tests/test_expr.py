@@ -216,3 +216,16 @@ def test_fast_path_on_paths(root, segments):
         assert fast == slow, body
     else:
         assert fast is None, body
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("${}\\\"'ab \n\u00e9\u2028")), max_size=12))
+def test_a_string_literal_never_holds_an_open_expression_and_reads_back_as_written(text):
+    """The compiler writes literal text inside expressions (predicates, outputs, quoted
+    names) with `${` as `$\\u007b`: no `${` appears in the workflow outside a `$literal`
+    (docs/decisions.md), and the parser reads the same string back."""
+    quoted = ex.string_literal(text)
+    assert "${" not in quoted
+    tokens = [t for t in ex._parser().parse(quoted).scan_values(lambda v: getattr(v, "type", None) == "STRING")]
+    assert [ex._string_value(t) for t in tokens] == [text]
+    assert "${" not in ex.step_path("s", "result", text) and "${" not in ex.input_path("i", text)

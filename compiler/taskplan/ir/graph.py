@@ -73,7 +73,7 @@ def segment(name: str | int) -> str:
     """A path segment: `.name` when the name is plain, else `["name"]`; `[n]` for an index."""
     if isinstance(name, int):
         return f"[{name}]"
-    return f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
+    return f".{name}" if _NAME_RE.match(name) else f"[{dialect.expression_string(name)}]"
 
 
 def path(base: str, *names: str | int) -> Expr:
@@ -97,7 +97,7 @@ def step_record(step_id: str) -> Expr:
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{json.dumps(name)}]"
+    text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{dialect.expression_string(name)}]"
     for n in names:  # as `path`
         text += ("." + n) if type(n) is str and _NAME_RE.match(n) else segment(n)
     return Expr(text)
@@ -112,7 +112,7 @@ def literal_expr(value: Any) -> Expr:
     if value is False:
         return Expr("false")
     if isinstance(value, str):
-        return Expr(json.dumps(value, ensure_ascii=False))
+        return Expr(dialect.expression_string(value))
     return Expr(repr(value) if isinstance(value, float) else str(value))
 
 

@@ -7,6 +7,7 @@ validate pass, the emitter and the lowering pass.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -119,6 +120,15 @@ written as `{$literal: {...}}` as a whole): NOT_DOLLAR_PATTERN."""
 REQUEST = "request"
 """The field of a call step's `input` that holds the request envelope, beside the
 executor's configuration fields."""
+
+
+def expression_string(text: str) -> str:
+    """`text` as a string literal inside an expression body (JSON syntax), with `${`
+    written `$\\u007b`: the same string to the expression parser, and no `${` in the
+    workflow text outside a `$literal`, so a runtime that interpolates `${` inside text
+    meets none in the compiler's output (docs/decisions.md, Literal escaping)."""
+    out = json.dumps(text, ensure_ascii=False)
+    return out.replace("${", "$\\u007b") if "${" in out else out
 
 
 def needs_escape(text: str) -> bool:

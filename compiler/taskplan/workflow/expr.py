@@ -24,6 +24,8 @@ from typing import Any, NamedTuple, Union
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from taskplan.workflow import dialect
+
 OPEN = "${"
 CLOSE = "}"
 
@@ -630,7 +632,7 @@ def _segment(seg: Segment) -> str:
         return f"[{seg}]"
     if _is_plain(seg):
         return "." + seg
-    return "[" + json.dumps(seg, ensure_ascii=False) + "]"
+    return "[" + string_literal(seg) + "]"
 
 
 def input_path(name: str, *segments: Segment) -> str:
@@ -652,8 +654,8 @@ def index_path() -> str:
 
 
 def string_literal(text: str) -> str:
-    """A string literal inside an expression body."""
-    return json.dumps(text, ensure_ascii=False)
+    """A string literal inside an expression body (never holding `${`)."""
+    return dialect.expression_string(text)
 
 
 def expression(body: str) -> str:
