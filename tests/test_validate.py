@@ -171,6 +171,95 @@ def test_item_only_in_loop_bodies():
     assert len(_text(uncalled).diagnostics) == 2
 
 
+def test_item_in_a_workflow_nothing_runs_when_a_loop_call_is_unknown():
+    """Whether a workflow that nothing runs is the body of a loop whose `call` is unknown
+    cannot be known: its `data.item` is not reported (one diagnostic per mistake). A
+    workflow that something runs is judged by its callers as ever."""
+    body = {"steps": [set_("use", ["${data.item}", "${data.index}"])]}
+    inputs = {"xs": {"type": {"type": "array"}}}
+    loop = {"id": "each", "type": "loop.parallel", "items": "${data.inputs.xs}"}
+    cases = [
+        ({**loop, "call": "bodyy"}, [("WORKFLOW_REFERENCE", "/workflows/main/steps/0/call")]),
+        ({**loop, "call": 5}, [("WORKFLOW_SCHEMA", "/workflows/main/steps/0/call")]),
+        (loop, [("WORKFLOW_SCHEMA", "/workflows/main/steps/0")]),  # no `call`
+        ({**loop, "type": "loop.paralel", "call": "body"}, [("WORKFLOW_SCHEMA", "/workflows/main/steps/0/type")]),
+    ]
+    for step, expected in cases:
+        assert _codes(_text(_wf([step], inputs=inputs, extra={"body": body}))) == expected, step
+    # an unknown call that is not a loop's: `body`, if it were the target, would not be a loop body
+    doc = _wf([{"id": "c", "type": "workflow.call", "workflow": "bodyy"}], extra={"body": body})
+    assert [c for c, _ in _codes(_text(doc))] == ["WORKFLOW_REFERENCE"] * 3
+    # the entrypoint, and a workflow also run by a non-loop, are reported whatever the typo
+    doc = _wf([{**loop, "call": "nope"}, {"id": "c", "type": "workflow.call", "workflow": "body"},
+               set_("x", "${data.item}")], inputs=inputs, extra={"body": body})
+    assert _codes(_text(doc)) == [
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/0/call"),
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/2/value"),
+        ("WORKFLOW_REFERENCE", "/workflows/body/steps/0/value/0"),
+        ("WORKFLOW_REFERENCE", "/workflows/body/steps/0/value/1"),
+    ]
+
+
+def test_a_misspelt_workflow_field_is_one_diagnostic():
+    """`stepz`, `inputz`, `outputz`: what the field holds is unknown, so a reference to a
+    step, an input or an output it would declare is not reported; a field that is simply
+    absent still makes such references wrong."""
+    outputs = {"o": {"expr": "${data.steps.a1.value}"}}
+    doc = _wf([], outputs=outputs)
+    doc["workflows"]["main"]["stepz"] = doc["workflows"]["main"].pop("steps")
+    assert _codes(_text(doc)) == [("WORKFLOW_SCHEMA", "/workflows/main/stepz")]
+    doc = _wf([], outputs=outputs)
+    del doc["workflows"]["main"]["steps"]  # missing `steps`: one diagnostic, at the workflow
+    assert _codes(_text(doc)) == [("WORKFLOW_SCHEMA", "/workflows/main")]
+    doc = _wf([set_("a", "${data.inputs.q}")])
+    doc["workflows"]["main"]["inputz"] = {"q": {"type": {"type": "string"}}}
+    assert _codes(_text(doc)) == [("WORKFLOW_SCHEMA", "/workflows/main/inputz")]
+    assert _codes(_text(_wf([set_("a", "${data.inputs.q}")]))) == [("WORKFLOW_REFERENCE", "/workflows/main/steps/0/value")]
+    child = {"steps": [], "outputz": {"out": {"expr": "${true}"}}}
+    calls = [{"id": "c", "type": "workflow.call", "workflow": "child"}, set_("r", "${data.steps.c.outputs.out}")]
+    assert _codes(_text(_wf(calls, extra={"child": child}))) == [("WORKFLOW_SCHEMA", "/workflows/child/outputz")]
+    child = {"steps": []}
+    assert _codes(_text(_wf(calls, extra={"child": child}))) == [("WORKFLOW_REFERENCE", "/workflows/main/steps/1/value")]
+
+
+def test_a_cleanup_guard_that_is_not_an_expression_guards_anything():
+    """What a guard that does not parse (or is not an expression) tests is unknown: the
+    cleanup's reads are not reported as unguarded, nested steps included."""
+    nested = {"id": "sw", "type": "switch", "when": "${present(data.steps.a) or}",
+              "cases": [{"when": "${true}", "steps": [set_("in", "${data.steps.a.value}")]}]}
+    doc = _wf([set_("a", 1)], finally_=[set_("f", "${data.steps.a.value}", when="${present(data.steps.a) and}"),
+                                        set_("g", "${data.steps.a.value}", when=True),
+                                        set_("h", "${data.steps.a.value}", when="present(data.steps.a)"),
+                                        nested,
+                                        set_("u", "${data.steps.a.value}")])
+    assert _codes(_text(doc)) == [
+        ("WORKFLOW_EXPRESSION", "/workflows/main/finally/0/when"),
+        ("WORKFLOW_SCHEMA", "/workflows/main/finally/1/when"),
+        ("WORKFLOW_EXPRESSION", "/workflows/main/finally/2/when"),
+        ("WORKFLOW_EXPRESSION", "/workflows/main/finally/3/when"),
+        ("WORKFLOW_REFERENCE", "/workflows/main/finally/4/value"),  # no guard at all: reported
+    ]
+
+
+def test_a_misspelt_call_input_is_one_diagnostic():
+    """A key that is not a declared input, and suggests a required one: reported at the
+    key, the required one not also as missing; a key that is not a name at all (`$q`):
+    the structural finding only."""
+    child = {"inputs": {"q": {"type": {"type": "string"}}, "r": {"type": {"type": "string"}}}, "steps": []}
+    doc = _wf([{"id": "c", "type": "workflow.call", "workflow": "child", "input": {"qq": "x", "r": "y"}},
+               {"id": "d", "type": "workflow.call", "workflow": "child", "input": {"$q": "x", "r": "y"}},
+               {"id": "e", "type": "workflow.call", "workflow": "child", "input": {"zzzzzz": "x", "r": "y"}}],
+              extra={"child": child})
+    result = _text(doc)
+    assert _codes(result) == [
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/0/input/qq"),
+        ("WORKFLOW_SCHEMA", "/workflows/main/steps/1/input/$q"),
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/2/input"),  # nothing suggests `q`: missing
+        ("WORKFLOW_REFERENCE", "/workflows/main/steps/2/input/zzzzzz"),
+    ]
+    assert "did you mean `q`" in result.diagnostics[0].message
+
+
 def test_call_inputs_and_outputs():
     child = {"inputs": {"a": {"type": {"type": "string"}}, "b": {"type": {"type": "string"}, "required": False},
                         "c": {"type": {"type": "integer"}, "default": 3}},

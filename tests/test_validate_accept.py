@@ -289,11 +289,35 @@ def test_the_collecting_data_tree_predicate(value):
 @pytest.mark.parametrize("type_", ["mcp.call", "mcp.call\n", "set.x", "value.projct", "a.b.c", "A.b", "mcp", "", 1, None,
                                    "operation.call", "loop.x", "x.loop", "a..b", "a.b\nc"])
 def test_the_remembering_executor_type_predicate(type_):
-    step = {"id": "a", "type": type_, "input": {}}
+    step = {"id": "a", "type": type_, "input": {"request": {}}}
     doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
     _root, by_kind, _found = structure.step_predicates()
     for _ in range(2):  # the second time from what it remembers
         assert by_kind[d.EXECUTOR](step) == structure._valid()(doc)
+
+
+@pytest.mark.parametrize(("input_", "valid"), [
+    ({"server": "x", "tool": "y"}, False),  # no request
+    ({}, False),
+    ({"server": "x", "request": 5}, False),
+    ({"request": None}, False),
+    ({"request": [1]}, False),
+    ({"request": "${data.inputs.q}"}, False),  # one expression for the whole request
+    ({"request": {"$literal": {"a": 1}}}, False),
+    ({"request": {}}, True),  # nothing bound: what lower writes
+    ({"server": "x", "request": {"a": "${data.inputs.q}", "b": {"$literal": "${x}"}, "c d": [1, {"e": None}]}}, True),
+])
+def test_an_executor_input_needs_a_request_mapping(input_, valid):
+    """The accept path and the full path agree on an executor's `request` (a mapping of ports)."""
+    step = {"id": "a", "type": "mcp.call", "input": input_}
+    doc = {"version": 1, "name": "x", "entrypoint": "main",
+           "workflows": {"main": {"inputs": {"q": {"type": {"type": "string"}}}, "steps": [step]}}}
+    assert validate_module._accepts(doc, DEFAULT_LIMITS) is valid
+    findings = _full_findings(doc)
+    assert (findings == []) is valid
+    if not valid:
+        assert [code for code, _pointer, _message in findings] == ["WORKFLOW_SCHEMA"], findings
+        assert findings[0][1].startswith("/workflows/main/steps/0/input")
 
 
 def test_the_self_check_document_digest_is_the_texts():

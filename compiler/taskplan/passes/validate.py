@@ -25,7 +25,11 @@ What it checks, in order (docs/workflow-dialect.md, Validation):
 
 Nothing that follows from an earlier finding is reported again: a step of an
 unknown type is not looked into; a call to an unknown workflow binds nothing;
-an expression that does not parse reads nothing.
+an expression that does not parse reads nothing; a missing or misspelt `steps`,
+`inputs` or `outputs` of a workflow declares nothing that can be found missing;
+while a loop's call is unknown, a workflow nothing runs may read `data.item`; a
+cleanup guard that is not an expression may guard anything; a call-input key that
+is not a name, or that suggests a required input, is one finding.
 
 Every finding carries the workflow, the step and the step's `source` pointer,
 so that the compiler can map a finding in its own output back to the TaskPlan.
@@ -50,6 +54,7 @@ from taskplan.source.span import Span
 from taskplan.workflow import dialect as d
 from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
+from taskplan.workflow.schema import schema as _dialect_schema
 from taskplan.workflow.structure import check_structure, step_predicates
 
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
@@ -230,18 +235,37 @@ class _Call:
         self.target: _Workflow | None = None
 
 
+_WORKFLOW_FIELDS: tuple[str, ...] = tuple(_dialect_schema()["$defs"]["workflow"]["properties"])
+"""The fields of a workflow (`description`, `inputs`, `steps`, `finally`, `outputs`)."""
+
+
+def _misspelt(node: dict, fields: tuple[str, ...]) -> set[str]:
+    """The fields absent from `node` that an unknown key of it suggests: the structural
+    check reported that key ("did you mean"), so what the field holds is unknown."""
+    unknown = [k for k in node if k not in fields]
+    if not unknown:
+        return set()
+    return {close for k in unknown if type(k) is str and (close := suggest(k, list(fields))) is not None
+            and close not in node}
+
+
 class _Workflow:
     __slots__ = ("name", "node", "path", "inputs", "outputs", "steps", "finally_", "by_id", "callers",
-                 "calls", "item_ok", "height", "prefixes", "required")
+                 "calls", "item_ok", "height", "prefixes", "required", "steps_known")
 
     def __init__(self, name: str, node: dict):
         self.name = name
         self.node = node
         self.path = ("workflows", name)
-        inputs = node.get("inputs", {})
-        outputs = node.get("outputs", {})
+        misspelt = _misspelt(node, _WORKFLOW_FIELDS)
+        # None: unknown (a wrong type, or a misspelt field, reported by the structural check)
+        inputs = node.get("inputs", None if "inputs" in misspelt else {})
+        outputs = node.get("outputs", None if "outputs" in misspelt else {})
         self.inputs: dict | None = inputs if type(inputs) is dict else None
         self.outputs: dict | None = outputs if type(outputs) is dict else None
+        self.steps_known = type(node.get("steps")) is list
+        """False: `steps` is missing, misspelt or not a list (reported): a step it does not
+        find is not reported."""
         self.steps: list[_Step] = []
         self.finally_: list[_Step] = []
         self.by_id: dict[str, _Step] = {}
@@ -255,6 +279,12 @@ class _Workflow:
 
 class _TooManySteps(Exception):
     """The document has more steps than Limits.max_workflow_steps: indexing stops."""
+
+
+def _valid_name(name: Any) -> bool:
+    """A workflow, input or output name (`#/$defs/name`); one that is not is reported by
+    the structural check, and nothing else is said about it."""
+    return type(name) is str and len(name) <= d.MAX_NAME_LENGTH and d.NAME_RE.fullmatch(name) is not None
 
 
 def _input_required(decl: Any) -> bool:
@@ -279,9 +309,13 @@ class _Validator:
         needed (only a wrong reference asks)."""
         self.calls: list[_Call] = []
         self.budget = self.SUGGESTION_BUDGET
-        self.guards: frozenset = frozenset()
+        self.guards: frozenset | None = frozenset()
         """The steps that the `when` of the cleanup step being checked (or of an enclosing
-        one) tests with `present(...)`."""
+        one) tests with `present(...)`; None: unknown (a guard that is not a valid
+        expression, reported), and no read is reported as unguarded."""
+        self.unknown_loop_call = False
+        """Some `loop.*` step (or a step of an unknown type with a `call`) runs a workflow
+        that is not known (misspelt, missing, not a name; reported)."""
         self.max_expression_chars = limits.max_expression_chars
         self.steps_seen = 0
         """Steps indexed so far, in all lists (items that are not mappings included)."""
@@ -509,6 +543,8 @@ class _Validator:
             kind = step.kind
             if kind == _EXECUTOR or kind == "set":  # the commonest: no calls
                 continue
+            if kind is None and "call" in node:  # an unknown type (reported): maybe a loop
+                self.unknown_loop_call = True
             if kind == "workflow.call":
                 self._call(step, node.get("workflow"), path + ("workflow",), False, node, path)
             elif kind in d.LOOP_TYPES:
@@ -542,6 +578,8 @@ class _Validator:
 
     def _call(self, step: _Step, target: Any, path: tuple, loop: bool, holder: dict, holder_path: tuple) -> None:
         if type(target) is not str:
+            if loop:
+                self.unknown_loop_call = True
             return
         call = _Call(step, target, path, loop, holder.get("input"), holder_path + ("input",))
         step.calls.append(call)
@@ -557,6 +595,8 @@ class _Validator:
             target = self.workflows.get(call.target_name)
             if target is None:
                 self._unknown_workflow(call.path, call.target_name, names, call.caller)
+                if call.loop:
+                    self.unknown_loop_call = True
                 continue
             call.target = target
             target.callers.append(call)
@@ -578,20 +618,27 @@ class _Validator:
             given = {}
         if type(given) is not dict:
             return
+        # the inputs that a wrong key suggests: a misspelt input is one diagnostic, at the
+        # key, not also a required input missing
+        meant: set[str] = set()
         if not given.keys() <= declared.keys():  # the full scan only to report
             for key in given:
                 if key not in declared:
+                    close = self.suggest(key, declared) if type(key) is str else None
+                    if close:
+                        meant.add(close)
+                    if not _valid_name(key):
+                        continue  # not a name at all: reported as such by the structural check
                     message = f"workflow `{target.name}` has no input `{key}`"
-                    close = self.suggest(key, declared)
                     if close:
                         message += f"; did you mean `{close}`?"
                     self.report(REFERENCE, call.input_path + (key,), message, key=True, step=call.caller)
-        if target.required is None:
-            target.required = {name for name, decl in declared.items() if _input_required(decl)}
+        if target.required is None:  # an invalid name is reported at the declaration, not here
+            target.required = {name for name, decl in declared.items() if _input_required(decl) and _valid_name(name)}
         required = target.required
         if given.keys() >= required:  # every required input bound; the full scan only to report
             return
-        missing = [name for name in declared if name in required and name not in given]
+        missing = [name for name in declared if name in required and name not in given and name not in meant]
         if missing:
             names = ", ".join(f"`{m}`" for m in missing)
             self.report(
@@ -603,8 +650,14 @@ class _Validator:
 
     def _loop_bodies(self) -> None:
         entry = self.tree.get("entrypoint") if type(self.tree) is dict else None
+        unknown = self.unknown_loop_call
         for wf in self.workflows.values():
-            wf.item_ok = wf.name != entry and bool(wf.callers) and all(c.loop for c in wf.callers)
+            if wf.callers:
+                wf.item_ok = wf.name != entry and all(c.loop for c in wf.callers)
+            else:
+                # a workflow nothing runs may be the body of the loop whose call is unknown:
+                # whether it is a loop body cannot be known, so its `data.item` is not reported
+                wf.item_ok = unknown and wf.name != entry
 
     # --- per workflow: expressions, references, templates, schemas ----------------------------------
 
@@ -627,12 +680,13 @@ class _Validator:
                 if "expr" in out:
                     self._expression(wf, out["expr"], path + ("expr",), chain, "outputs", None)
 
-    def _check_list(self, wf: _Workflow, steps: list[_Step], outer: tuple, guards: frozenset = frozenset()) -> None:
+    def _check_list(self, wf: _Workflow, steps: list[_Step], outer: tuple, guards: frozenset | None = frozenset()) -> None:
         for step in steps:
             chain = ((step.list_path, step.index),) + outer
             own = guards
-            if step.section == "finally" and step.kind is not None:
-                own = guards | _present_guards(step.node.get("when"))
+            if step.section == "finally" and step.kind is not None and "when" in step.node:
+                tested = _present_guards(step.node["when"])
+                own = None if tested is None or guards is None else guards | tested
             self.guards = own
             if step.kind is not None:
                 self._check_step(wf, step, chain)
@@ -779,8 +833,9 @@ class _Validator:
             here = chain[0]
             if target.list_path != here[0] or target.index >= here[1]:
                 # `_visibility`: from `finally`, a top-level step of `steps` has run
+                guards = self.guards
                 if not (section == "finally" and target.section == "steps" and target.parent is None
-                        and target.id in self.guards):
+                        and (guards is None or target.id in guards)):
                     return False
             kind = target.kind
             if first is None or kind is None:
@@ -847,6 +902,8 @@ class _Validator:
             if target is not None:  # the common case: an earlier step of the same list
                 self._result_field(target, ref, path, step, at)
                 return
+            if not wf.steps_known:
+                return  # the workflow's `steps` is missing, misspelt or not a list (reported)
             name_span = at(ref.name_start, ref.name_end)
             owner = self._owner(name)
             hint = None
@@ -869,7 +926,9 @@ class _Validator:
             self.report(REFERENCE, path, problem, span=at(ref.name_start, ref.name_end), step=step,
                         related=[self.reporter.related(jp.from_path(target.path + ("id",)), "the step is declared here")])
             return
-        if section == "finally" and target.section == "steps" and not ref.in_present and target.id not in self.guards:
+        guards = self.guards
+        if (section == "finally" and target.section == "steps" and not ref.in_present and guards is not None
+                and target.id not in guards):
             self.report(
                 REFERENCE, path,
                 f"cleanup reads step `{target.id}` without a presence guard: it may not have run",
@@ -1170,19 +1229,22 @@ class _Validator:
             level += 1
 
 
-def _present_guards(when: Any) -> frozenset:
-    """The step IDs that a guard tests with `present(data.steps.<id>...)`."""
+def _present_guards(when: Any) -> frozenset | None:
+    """The step IDs that a guard tests with `present(data.steps.<id>...)`; None when the
+    guard is not a valid expression (reported: what it tests is unknown)."""
     if type(when) is not str:
-        return frozenset()
+        return None
     body = ex.split(when)
     if body is None:
-        return frozenset()
+        return None
     if body.startswith("present("):  # the guard the lowering pass writes: one path, no parse
         inner = _path_in_shape(body)
         parts = ex.plain_path(inner) if inner is not None else None
         if parts is not None:
             return frozenset((parts[1],)) if parts[0] == "steps" else frozenset()
     parsed = ex.parse(body)
+    if parsed.error is not None:
+        return None
     return frozenset(r.name for r in parsed.refs if r.root == "steps" and r.in_present)
 
 
@@ -1519,8 +1581,13 @@ class _Accept:
                 return False
             by_id[sid] = (list_id, i, kind, top, node)  # before its own reads: it has not run
             open_[list_id] = i
-            if finally_:
-                self.guards = outer_guards | _present_guards(node.get("when"))
+            if finally_ and "when" in node:
+                tested = _present_guards(node["when"])
+                if tested is None:
+                    return False  # the guard is not a valid expression
+                self.guards = outer_guards | tested
+            elif finally_:
+                self.guards = outer_guards
             if "when" in node and not expression(node["when"]):
                 return False
             for text in found:  # the data trees' expressions (`found` is not cleared in here)

@@ -32,6 +32,10 @@ POINTER_PATTERN = r"^(?:/(?:[^~/]|~[01])*)*$"
 DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
 EXECUTOR_TYPE_PATTERN = r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+$"
 NOT_DOLLAR_PATTERN = r"^(?!\$)"
+PORT_NAME_PATTERN = r"^(?![$])"
+"""A key of a request envelope: an operation's input port, never starting with `$` (the
+catalog refuses such a port: CATALOG_NAME_RESERVED). The same language as
+NOT_DOLLAR_PATTERN, written apart so that a message can say what the key is."""
 EXPRESSION_PATTERN = r"^\$\{[\s\S]*\}$"
 VALUE_STRING_PATTERN = r"^(?:\$\{[\s\S]*\}|(?![\s\S]*\$\{)[\s\S]*)$"
 """A string in a data tree is a whole `${...}` expression or contains no `${` at all."""

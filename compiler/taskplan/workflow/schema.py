@@ -144,11 +144,15 @@ def _step_defs() -> dict[str, dict[str, Any]]:
             "max_items": {"description": "The value must be an array of at most this many items.", "type": "integer", "minimum": 0},
         }, ("value", "schema")),
         "step.executor": _step(d.EXECUTOR, "a catalog executor step", "Runs a catalog operation through its executor (`mcp.call`, `operation.call`, ...); result field `result`.", {
-            "input": _map(
-                "The executor's configuration fields (host-owned, from the catalog) and `request`, the operation's request envelope.",
-                {"pattern": d.NOT_DOLLAR_PATTERN},
-                _ref("value"),
-            ),
+            "input": {
+                "title": "a catalog executor's `input`",
+                "description": "The executor's configuration fields (host-owned, from the catalog, as they are) and `request`, the operation's request envelope.",
+                "type": "object",
+                "required": [d.REQUEST],
+                "properties": {d.REQUEST: _described(_ref("request"), "The operation's request envelope.")},
+                "propertyNames": {"pattern": d.NOT_DOLLAR_PATTERN},
+                "additionalProperties": _ref("value"),
+            },
             "effect": {"description": "The operation's effect, as the catalog declares it.", "enum": list(d.EFFECTS)},
         }, ("input",)),
     }
@@ -191,6 +195,11 @@ def build_schema() -> dict[str, Any]:
                 {"type": "object", "propertyNames": {"pattern": d.NOT_DOLLAR_PATTERN}, "additionalProperties": _ref("value")},
             ],
         },
+        "request": _map(
+            "A request envelope: the operation's input ports by name, each a data tree (never one expression for the whole request).",
+            {"pattern": d.PORT_NAME_PATTERN},
+            _ref("value"),
+        ),
         "call_input": _map("A called workflow's inputs, by name.", _ref("name"), _ref("value")),
         "steps": {"description": "Steps, run one at a time in list order.", "type": "array", "items": _ref("step")},
         "step": {

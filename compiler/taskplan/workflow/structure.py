@@ -41,6 +41,7 @@ LABELS = {
     d.DIGEST_PATTERN: "a digest (`sha256:` and 64 lower-case hex digits)",
     d.EXECUTOR_TYPE_PATTERN: "an executor type (dotted lower-case segments such as `mcp.call`)",
     d.NOT_DOLLAR_PATTERN: "allowed: names starting with `$` are reserved (write such data as `{$literal: ...}`)",
+    d.PORT_NAME_PATTERN: "a port name: a request's keys are the operation's input ports, which never start with `$` (a request is never `{$literal: ...}`: escape each port's value instead)",
 }
 
 
@@ -229,6 +230,7 @@ _value_ok = _data_tree_ok(_ignore)
 _PATTERN_TESTS = {
     d.POINTER_PATTERN: '("~" not in {v} and (not {v} or {v}[0] == "/")) or {search}({v}) is not None',
     d.NOT_DOLLAR_PATTERN: 'not {v}.startswith("$")',
+    d.PORT_NAME_PATTERN: 'not {v}.startswith("$")',
 }
 
 
