@@ -19,18 +19,23 @@ from taskplan.workflow import dialect
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 names = st.one_of(
-    st.sampled_from(["a", "b-1", "__x", "has.dot", "", "with space", "é", "new\n", "x\ny", "0"]),
-    st.text(alphabet="ab_-.é\n $", max_size=6),
+    st.sampled_from(["a", "b-1", "__x", "has.dot", "", "with space", "é", "new\n", "x\ny", "0", "a${b}"]),
+    st.text(alphabet="ab_-.é\n ${}", max_size=6),
 )
 
 
 # ------------------------------------------------------------------- references
 
 
+def reference_quote(name):
+    """A JSON string literal whose `${` is written `$\\u007b` (dialect.expression_string)."""
+    return json.dumps(name, ensure_ascii=False).replace("${", "$\\u007b")
+
+
 def reference_segment(name):
     if isinstance(name, int):
         return f"[{name}]"
-    return f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name, ensure_ascii=False)}]"
+    return f".{name}" if _NAME_RE.match(name) else f"[{reference_quote(name)}]"
 
 
 def reference_step_path(step_id, field_name, *names):
@@ -39,7 +44,7 @@ def reference_step_path(step_id, field_name, *names):
 
 
 def reference_input_path(name, *names):
-    key = f".{name}" if _NAME_RE.match(name) else f"[{json.dumps(name)}]"
+    key = f".{name}" if _NAME_RE.match(name) else f"[{reference_quote(name)}]"
     return f"data.inputs{key}" + "".join(map(reference_segment, names))
 
 
