@@ -166,3 +166,73 @@ def _strings(node: Any) -> list[dict[str, Any]]:
 
     walk({k: v for k, v in node.items() if k in ("inputs", "outputs", "condition", "items")})
     return out
+
+
+def _compile_text(tmp_path: Path, text: str) -> dict[str, Any]:
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(text)
+    result = api.compile_plan(str(path), catalogs=[], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    return YAML(typ="safe").load(result.yaml)["workflows"]
+
+
+def test_a_task_called_main_and_the_root_outputs_get_distinct_helper_steps(tmp_path):
+    """The root's outputs take their helper IDs from the workflow's name, `main`, which
+    is also a valid task ID: their structural keys differ, so the second is hashed
+    (it was one key, one ID declared twice: COMPILER_INTERNAL)."""
+    workflows = _compile_text(tmp_path, """
+version: 1
+name: main-task
+root:
+  tasks:
+    - id: main
+      kind: value
+      objective: A task that happens to be called main
+      outputs:
+        - {name: x, value: {kind: json, items: [{kind: object, members: [{name: a, value: {kind: number, number: 1}}]}]}}
+  outputs:
+    - {name: x, value: {kind: json, items: [{kind: object, members: [{name: b, value: {kind: output, source: main, port: x}}]}]}}
+""")
+    ids = [s["id"] for s in workflows["main"]["steps"]]
+    assert len(ids) == len(set(ids)) == 3
+    assert ids[:2] == ["__main.out.x.json.value", "main"] and ids[2].startswith("__main.out.x.json.value-h")
+
+
+def test_a_hashed_capture_name_never_takes_another_captures_name(tmp_path):
+    """Input `g` and task `g` both captured into one child get hashed names; a task may
+    be called exactly like one of those (`g-hf82770`): each value still arrives under
+    its own name (the input was silently replaced by that task's result)."""
+    workflows = _compile_text(tmp_path, """
+version: 1
+name: capture-names
+inputs:
+  - {name: g, type: {kind: string}}
+root:
+  tasks:
+    - {id: g, kind: value, objective: G, outputs: [{name: a, value: {kind: string, text: from-task}}]}
+    - {id: g-hf82770, kind: value, objective: Looks hashed, outputs: [{name: r, value: {kind: string, text: other}}]}
+    - id: s
+      kind: sequence
+      objective: Reads all three
+      body:
+        tasks:
+          - id: u
+            kind: value
+            objective: Use
+            outputs:
+              - {name: i, value: {kind: input, source: g}}
+              - {name: t, value: {kind: output, source: g, port: a}}
+              - {name: o, value: {kind: output, source: g-hf82770, port: r}}
+        outputs: [{name: i, value: {kind: output, source: u, port: i}}]
+  outputs:
+    - {name: i, value: {kind: output, source: s, port: i}}
+""")
+    call = {st["id"]: st for st in workflows["main"]["steps"]}["s"]
+    passed = {v: k for k, v in call["input"].items()}
+    assert len(passed) == 3 and len(set(call["input"])) == 3
+    body = workflows["s.body"]
+    value = body["steps"][0]["value"]
+    assert value["i"] == "${data.inputs." + passed["${data.inputs.g}"] + "}"
+    assert value["t"] == "${data.inputs." + passed["${data.steps.g.value}"] + ".a}"
+    assert value["o"] == "${data.inputs." + passed["${data.steps.g-hf82770.value}"] + ".r}"
+    assert body["inputs"][passed["${data.inputs.g}"]] == {"type": {"type": "string"}}

@@ -223,12 +223,16 @@ class _Site:
     """Where the helper steps of one consumer go: its workflow list, its ID prefix,
     its source pointer and its guard."""
 
-    __slots__ = ("prefix", "out", "when", "source", "ids")
+    __slots__ = ("prefix", "out", "when", "source", "ids", "role")
 
     def __init__(
-        self, prefix: tuple[str, ...], out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple]
+        self, prefix: tuple[str, ...], out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple],
+        role: tuple[str, ...] = (),
     ):
         self.prefix = prefix
+        self.role = role
+        """Part of the structural key, not of the ID: ("scope",) for a scope's outputs,
+        whose prefix (the workflow's name, `main`) may also be a task's ID."""
         self.out = out
         self.when = when
         self.source = source
@@ -375,7 +379,7 @@ class _Lowerer:
             if o.name in seen:
                 continue
             seen.add(o.name)
-            site = _Site(prefix, wf.steps, None, o.pointer, ids)
+            site = _Site(prefix, wf.steps, None, o.pointer, ids, ("scope",))
             tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", o.name))
             expr = self._as_expr(tree, site, ("out", o.name))
             wf.outputs[o.name] = WorkflowOutput(expr, self._schema(outputs_types.get(o.name)))
@@ -421,17 +425,17 @@ class _Lowerer:
             else:
                 key, name = (cap.kind, cap.target), cap.kind
             readable.setdefault(key, name)
-        if len(set(readable.values())) == len(readable):
-            names = readable  # every name distinct (nearly always): nothing to disambiguate
-        else:
+        names = readable
+        while len(set(names.values())) != len(names):  # (nearly never: names are distinct)
+            # A task and an input (or item) with one name: disambiguate both; again while a
+            # hashed name meets another name (a task may be called `g-hf82770`).
             counts: dict[str, int] = {}
-            for name in readable.values():
+            for name in names.values():
                 counts[name] = counts.get(name, 0) + 1
-            names = {}
-            for key, name in readable.items():
-                if counts[name] > 1:  # a task and an input (or item) with one name: disambiguate both
-                    name = f"{name}-h{short_hash(_key_text(key))}"
-                names[key] = name
+            names = {
+                key: f"{name}-h{short_hash(_key_text(key))}" if counts[name] > 1 else name
+                for key, name in names.items()
+            }
         self.cap_names[scope] = names
         self.presence_only[scope] = tested - read
         return names
@@ -666,7 +670,7 @@ class _Lowerer:
         self, base: Any, names: list[str], t: BType | None, site: _Site, label: tuple[str, ...], source: str
     ) -> Expr:
         from_expr = self._as_expr(base, site, label + ("from",))
-        key = ("project",) + site.prefix + label
+        key = ("project",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
         path, schema = list(names), self._schema(t)
         site.out.append(
@@ -704,7 +708,7 @@ class _Lowerer:
             return literal_expr(tree.value)
         if tree is None or isinstance(tree, (bool, int, float, str)):
             return literal_expr(tree)
-        key = ("set",) + site.prefix + label
+        key = ("set",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
         data = _head(step_id, "set", site.source, site.when)
         data["value"] = render_tree(tree)
