@@ -421,3 +421,32 @@ root:
     assert main["outputs"]["lit"]["expr"] == '${"a $\\u007bb} c"}'
     expressions = [line.split(": ", 1)[-1] for line in result.yaml.splitlines() if ": ${" in line]
     assert len(expressions) == 3 and not [e for e in expressions if "${" in e[2:]]
+
+
+def test_an_integral_number_literal_is_written_as_an_integer(tmp_path):
+    """`1e2` and `100.0` are typed integer (taskplan.md: "integer when integral") and so
+    fit an integer port; they are written `100`, not `100.0`, which a draft-04 `integer`
+    and strict integer parsers refuse. A fraction stays a fraction."""
+    plan = """
+version: 1
+name: numbers
+root:
+  tasks:
+    - id: v
+      kind: value
+      objective: Numbers
+      outputs:
+        - {name: e, value: {kind: number, number: 1e2}}
+        - {name: f, value: {kind: number, number: 100.0}}
+        - {name: h, value: {kind: number, number: 2.5}}
+        - {name: n, value: {kind: number, number: -0.0}}
+  outputs:
+    - {name: e, value: {kind: output, source: v, port: e}}
+"""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(plan)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    value = _steps(result.yaml)["v"]["value"]
+    assert value == {"e": 100, "f": 100, "h": 2.5, "n": 0}
+    assert [type(value[k]) for k in "efhn"] == [int, int, float, int]

@@ -135,13 +135,25 @@ def model_class(m: Any) -> type | None:
     return cls
 
 
+def json_number(n: int | float) -> int | float:
+    """A number literal as emitted: an integral one (`1e2`, `100.0`) is typed integer
+    (taskplan.md), so it is written as one (`100`); `100.0` fails a draft-04 `integer`
+    and strict integer parsers. (The structure pass bounds literals to +-2^53.)"""
+    if type(n) is float and n.is_integer() and -_INT_BOUND <= n <= _INT_BOUND:
+        return int(n)
+    return n
+
+
+_INT_BOUND = 2.0**53
+
+
 def literal_value(v: Any) -> Any:
     """The plain JSON of a literal TaskValue."""
     cls = model_class(v)
     if cls is StringValue:
         return v.text
     if cls is NumberValue:
-        return v.number
+        return json_number(v.number)
     if cls is BooleanValue:
         return v.boolean
     if cls is NullValue:
@@ -598,7 +610,8 @@ class _Lowerer:
         if cls is OutputValue:
             return self._output(v, ptr, scope, site, label)
         if cls is NumberValue:
-            return v.number
+            n = v.number
+            return n if type(n) is int else json_number(n)
         if cls is StringValue:
             return Literal(v.text)
         if cls is BooleanValue:
