@@ -584,8 +584,8 @@ def check_properties(data: bytes, display: str, catalogs: tuple[str, ...] = ()) 
             return verdict
         compiled = compile_plan(display, catalogs=loaded, text=data, auto=True)
         undecidable = {c.pointer for c in result.plan.choices if getattr(c.model, "recommended", None) is None}
-        if compiled.diagnostics and all(d.code == "CHOICE_REQUIRED" and d.location.pointer in undecidable
-                                        for d in compiled.diagnostics):
+        errors = [d for d in compiled.diagnostics if d.is_error]  # (warnings: TASK_OUTPUT_UNUSED)
+        if errors and all(d.code == "CHOICE_REQUIRED" and d.location.pointer in undecidable for d in errors):
             return verdict  # auto takes recommendations; a choice without one needs --choose (by design)
         if compiled.exit_code != 0 or compiled.yaml is None:
             problems.append("checks clean but does not compile: "
