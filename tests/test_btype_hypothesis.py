@@ -32,6 +32,8 @@ def _leaves(constraints: bool) -> st.SearchStrategy[dict[str, Any]]:
         st.builds(lambda ks: {"type": ks}, st.lists(st.sampled_from(KINDS), min_size=2, max_size=3, unique=True)),
         st.builds(lambda e: {"type": "string", "enum": e}, st.lists(WORDS, min_size=1, max_size=4, unique=True)),
         st.builds(lambda e: {"type": ["string", "null"], "enum": e + [None]}, st.lists(WORDS, min_size=1, max_size=3, unique=True)),
+        st.builds(lambda e: {"type": ["string", "null"], "enum": e}, st.lists(WORDS, min_size=1, max_size=3, unique=True)),
+        st.builds(lambda c: {"type": ["string", "null"], "const": c}, WORDS),
         st.builds(lambda e: {"enum": e}, st.lists(WORDS, min_size=1, max_size=3, unique=True)),
         st.builds(lambda c: {"const": c}, WORDS),
         st.builds(lambda c: {"type": "string", "const": c}, WORDS),
@@ -81,6 +83,8 @@ def _extend(children: st.SearchStrategy, constraints: bool) -> st.SearchStrategy
         st.builds(lambda c, k: {k: [c, {"type": "null"}]}, children, st.sampled_from(["anyOf", "oneOf"])),
         st.builds(lambda c, k: {k: [{"type": "null"}, c]}, children, st.sampled_from(["anyOf", "oneOf"])),
         st.builds(lambda cs: {"anyOf": cs}, st.lists(children, min_size=2, max_size=3)),
+        # an enum beside the combinator narrows it (null listed: never unsatisfiable)
+        st.builds(lambda c, e: {"anyOf": [c, {"type": "null"}], "enum": e + [None]}, children, st.lists(WORDS, max_size=3, unique=True)),
         st.builds(lambda c: {"not": c}, children),
         st.builds(lambda c: {"allOf": [c]}, children),
     ]

@@ -11,7 +11,10 @@ The rules (docs/decisions.md, Catalog):
 - `enum`/`const` of strings on a string (or untyped) schema: a string enum or a
   string const. Non-string enums keep their JSON kind without the enum
   (business enums are strings only); an untyped enum of mixed kinds is `any`.
-  `null` inside an enum makes the type nullable.
+  `null` inside an enum makes the type nullable. An `enum`/`const` applies with the
+  keywords beside it: the type is that of its values the rest admits (a `type` list
+  with `"null"` is nullable only when null is listed; beside an untyped
+  `anyOf`/`oneOf`/`allOf`, the values that combinator's type admits).
 - `anyOf`/`oneOf` of one schema and `null`: that schema, nullable; of one
   schema: that schema; anything else: `any`. When the node has its own `type`,
   its `anyOf`/`oneOf` branches only narrow it (validation enforces them) and the
@@ -23,7 +26,10 @@ The rules (docs/decisions.md, Catalog):
   is array of any. `properties`/`required`: declared fields, in order; a
   required name without a property is a required field of type any;
   `additionalProperties: false` (or `unevaluatedProperties: false`) closes it.
-- `$ref`: local (`#`, `#/json/pointer`) only; a reference back into a schema
+- `$ref`: local (`#`, `#/json/pointer`) only. In 2019-09 and later (the default)
+  the keywords beside it apply too, as `allOf: [target, rest]`: the rest, typed as
+  the target, met with it (unsatisfiable: the target's type); draft-07 and older
+  ignore them. A reference back into a schema
   being converted (recursion) is `any` at the recursion point; an unresolvable
   or remote one is `any` (the loader reports it as CATALOG_SCHEMA_INVALID).
 - Patterns, bounds, formats, defaults: not business types; ignored here, kept
@@ -39,7 +45,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
-from taskplan.model.btype import BType, Field, Slot, make
+from taskplan.model.btype import BType, Field, Slot, fits, literal_type, make
 from taskplan.source import pointer as jp
 
 MAX_DEPTH = 128
@@ -67,6 +73,17 @@ _SCHEMA_KEYWORDS = frozenset(
         "unevaluatedProperties",
     )
 )
+_ANNOTATIONS = frozenset(
+    (
+        "$anchor", "$comment", "$defs", "$dynamicAnchor", "$id", "$schema", "$vocabulary", "definitions",
+        "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly",
+    )
+)
+"""Keywords that never narrow a schema: beside a `$ref` they leave its type alone."""
+_OLD_DRAFTS = frozenset(
+    "json-schema.org/draft-0%d/schema" % n for n in (3, 4, 6, 7)
+)
+"""Dialects in which a `$ref` ignores the keywords beside it."""
 _SCHEMA_LIST_KEYWORDS = frozenset(("allOf", "anyOf", "oneOf", "prefixItems", "items"))
 _SCHEMA_MAP_KEYWORDS = frozenset(("$defs", "definitions", "dependentSchemas", "patternProperties", "properties"))
 
@@ -128,6 +145,19 @@ def resolve_ref(root: Any, ref: str) -> tuple[Any, str] | None:
     return node, fragment
 
 
+def siblings_apply(root: Any) -> bool:
+    """Whether keywords beside a `$ref` apply (2019-09 and later, the default) in the
+    schema resource `root`, rather than being ignored (draft-07 and older)."""
+    uri = root.get("$schema") if isinstance(root, dict) else None
+    if not isinstance(uri, str):
+        return True
+    uri = uri.strip().lower()
+    for prefix in ("https://", "http://"):
+        if uri.startswith(prefix):
+            uri = uri[len(prefix):]
+    return uri.rstrip("#").rstrip("/") not in _OLD_DRAFTS
+
+
 def schema_type(schema: Any, file: str = "", pointer: str = "") -> BType:
     """The business type of `schema` (a schema resource written at `pointer` in `file`)."""
     return _Converter(schema, file, pointer).convert(schema, pointer, 0)
@@ -143,10 +173,14 @@ def shallow_type(schema: Any, file: str = "", pointer: str = "") -> BType:
 
 def property_pointer(schema: Any, base: str, name: str) -> str:
     """The pointer of property `name`'s schema in an object schema written at `base`
-    (following a root `$ref`): where a port is declared."""
+    (following a root `$ref`; 2019-09 and later: beside it first): where a port is declared."""
     node, ptr = schema, base
+    siblings = siblings_apply(schema)
     for _ in range(MAX_DEPTH):
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            props = node.get("properties")
+            if siblings and isinstance(props, dict) and name in props:  # declared beside the `$ref`
+                return jp.join(ptr, "properties", name)
             target = resolve_ref(schema, node["$ref"])
             if target is None:
                 break
@@ -159,11 +193,12 @@ def property_pointer(schema: Any, base: str, name: str) -> str:
 
 
 class _Converter:
-    __slots__ = ("root", "file", "base", "stack", "memo", "cuts", "work", "shallow")
+    __slots__ = ("root", "file", "base", "stack", "memo", "cuts", "work", "shallow", "siblings")
 
     def __init__(self, root: Any, file: str, base: str, shallow: bool = False):
         self.shallow = shallow
         self.root = root
+        self.siblings = siblings_apply(root)
         self.file = file
         self.base = base
         self.stack: list[str] = []
@@ -183,7 +218,10 @@ class _Converter:
 
         ref = node.get("$ref")
         if isinstance(ref, str):
-            return self._ref(ref, depth, origin, description)
+            target = self._ref(ref, depth, origin, description)
+            if self.siblings and any(k not in _ANNOTATIONS and k != "$ref" for k in node):
+                return self._ref_with_siblings(node, ptr, depth, target, origin, description)
+            return target
 
         kinds, nullable, null_slot = self._types(node, ptr)
         if kinds is None:  # no `type`: combinators, enum or const may still say
@@ -191,6 +229,16 @@ class _Converter:
             if combined is not None:
                 return combined
             return make("any", origin=origin, description=description)
+        listed = _listed(node) if nullable or len(kinds) > 1 else None
+        if listed is not None:  # enum/const apply with `type`: only the values of its kinds
+            if len(kinds) > 1 and kinds != ["any", "any"]:
+                admitted = [(v, i) for v, i in listed[1] if _kind_admits(kinds, nullable, v)]
+                narrowed = _untyped_values(admitted, listed[0], ptr, origin, description, self)
+                return narrowed if narrowed is not None else make("any", origin=origin, description=description)
+            if nullable and not any(v is None for v, _ in listed[1]):
+                nullable, null_slot = False, None
+            elif nullable and not any(v is not None and _kind_admits(kinds, False, v) for v, _ in listed[1]):
+                return make("null", null_slot=null_slot, origin=origin, description=description)
         if len(kinds) != 1:
             return make("any" if kinds else "null", origin=origin, description=description)
         kind = kinds[0]
@@ -283,6 +331,22 @@ class _Converter:
         return None, False, None
 
     def _untyped(self, node: dict, ptr: str, depth: int, origin: Slot, description: str | None) -> BType | None:
+        """A node without `type`: its combinators' type, narrowed by its `enum`/`const`
+        (which apply together with them); None: `any`."""
+        combined = self._combined(node, ptr, depth, origin, description)
+        listed = _listed(node)
+        if listed is None:
+            return combined
+        if combined is None and (isinstance(node.get("anyOf"), list) or isinstance(node.get("oneOf"), list)):
+            return None  # branches without a business type: which listed values pass them is unknown
+        key, values = listed
+        if combined is not None and combined.kind != "any":
+            values = [(v, i) for v, i in values if fits(literal_type(v), combined) is None]
+        narrowed = _untyped_values(values, key, ptr, origin, description, self)
+        return narrowed if narrowed is not None else combined
+
+    def _combined(self, node: dict, ptr: str, depth: int, origin: Slot, description: str | None) -> BType | None:
+        """The type an untyped node's `anyOf`/`oneOf`/`allOf` give; None: none (`any`)."""
         any_of, one_of = node.get("anyOf"), node.get("oneOf")
         if isinstance(any_of, list) and isinstance(one_of, list):
             return None
@@ -310,17 +374,104 @@ class _Converter:
         if isinstance(all_of, list) and len(all_of) == 1:
             inner = self.convert(all_of[0], jp.join(ptr, "allOf", 0), depth + 1)
             return make("any", origin=origin, description=description) if inner.kind == "any" else inner
-        if "enum" in node and isinstance(node["enum"], list):
-            return _untyped_values(node["enum"], self.slot(jp.join(ptr, "enum")), origin, description, ptr, self)
-        if "const" in node:
-            value = node["const"]
-            slot = self.slot(jp.join(ptr, "const"))
-            if isinstance(value, str):
-                return make("string", const=value, enum_slot=slot, origin=origin, description=description)
-            kind = _scalar_kind(value)
-            if kind is not None:
-                return make(kind, origin=origin, description=description)
         return None
+
+    def _ref_with_siblings(
+        self, node: dict, ptr: str, depth: int, target: BType, origin: Slot, description: str | None
+    ) -> BType:
+        """2019-09 and later: `{$ref: X, ...}` is `allOf: [X, {...}]`. The keywords beside
+        the `$ref` are converted as a schema of the target's type (an untyped
+        `properties` or `enum` there narrows the target), and the two types met."""
+        if target.kind == "any":  # what the target admits is unknown: so is the conjunction
+            return target
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        if "type" not in rest and target.kind != "never":
+            kind = target.kind
+            rest["type"] = kind if kind == "null" or not target.nullable else [kind, "null"]
+        own = self.convert(rest, ptr, depth)
+        met = self._meet(target, own)
+        return target if met is None else met  # none fits both: the target's (validation says so)
+
+    def _meet(self, a: BType, b: BType) -> BType | None:
+        """The values of both `a` and `b`, as far as business types say (kinds,
+        nullability, string values, fields, closedness); None: none fits both. Work
+        beyond the budget gives `a` (what the `$ref` alone would give)."""
+        if a is b or a.kind == "any" or b.kind == "any":  # `any` in `a`: what it admits is unknown
+            return a
+        self.work += 1
+        if self.work > WORK_BUDGET:
+            return a
+        ak, bk = a.kind, b.kind
+        if ak == "null" or bk == "null":
+            if a.nullable and b.nullable:
+                return a if ak == "null" else b
+            return None
+        if ak == bk:
+            kind = ak
+        elif {ak, bk} == {"integer", "number"}:
+            kind = "integer"
+        else:
+            return None
+        nullable = a.nullable and b.nullable
+        enum: tuple[str, ...] | None = None
+        const: str | None = None
+        enum_slot: Slot | None = None
+        if kind == "string":
+            va, vb = a.values(), b.values()
+            if va is not None and vb is not None:
+                keep = set(vb)
+                enum = tuple(v for v in va if v in keep)
+                if not enum:
+                    return None
+                enum_slot = b.enum_slot if len(enum) == len(vb) else a.enum_slot
+                if len(enum) == 1 and (a.const is not None or b.const is not None):
+                    const, enum = enum[0], None
+            elif va is not None or vb is not None:
+                side = a if va is not None else b
+                enum, const, enum_slot = side.enum, side.const, side.enum_slot
+        items: BType | None = None
+        fields: list[Field] = []
+        closed = False
+        if kind == "array":
+            ai, bi = a.items or make("any"), b.items or make("any")
+            items = self._meet(ai, bi) or ai
+        elif kind == "object":
+            for fa in a.fields:
+                fb = b.get_field(fa.name)
+                if fb is None:
+                    if b.closed:
+                        if fa.required:
+                            return None
+                        continue
+                    fields.append(fa)
+                    continue
+                ft = self._meet(fa.type, fb.type)
+                if ft is None:
+                    if fa.required or fb.required:
+                        return None
+                    ft = fa.type  # present only if no value could be: validation says so
+                fields.append(Field(fa.name, ft, fa.required or fb.required, fa.slot or fb.slot))
+            for fb in b.fields:
+                if a.get_field(fb.name) is None:
+                    if a.closed:
+                        if fb.required:
+                            return None
+                        continue
+                    fields.append(fb)
+            closed = a.closed or b.closed
+        return make(
+            kind,
+            nullable=nullable,
+            enum=enum,
+            const=const,
+            items=items,
+            fields=fields,
+            closed=closed,
+            origin=b.origin,
+            enum_slot=enum_slot,
+            null_slot=a.null_slot if nullable else None,
+            description=b.description or a.description,
+        )
 
     def _items(self, node: dict, ptr: str, depth: int) -> BType | None:
         if "prefixItems" in node or self.shallow:
@@ -378,19 +529,62 @@ def _scalar_kind(value: Any) -> str | None:
     return None
 
 
+def _listed(node: dict) -> tuple[str, list[tuple[Any, int | None]]] | None:
+    """The values a node's `const` (with its `enum`, if any: the const when listed
+    there) or `enum` allows, each with its index in the enum (None: the const), and
+    the keyword they are read from; None: neither keyword (or an enum not a list)."""
+    raw_enum = node.get("enum")
+    if "const" in node:
+        value = node["const"]
+        if isinstance(raw_enum, list) and not any(_same(value, v) for v in raw_enum):
+            return "const", []
+        return "const", [(value, None)]
+    if isinstance(raw_enum, list):
+        return "enum", [(v, i) for i, v in enumerate(raw_enum)]
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality of two scalars or containers (`true` is not `1`)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _kind_admits(kinds: list[str], nullable: bool, value: Any) -> bool:
+    """Whether `type` (its kinds without null, and whether it allows null) admits `value`."""
+    if value is None:
+        return nullable
+    if isinstance(value, list):
+        return "array" in kinds
+    if isinstance(value, dict):
+        return "object" in kinds
+    if isinstance(value, str):
+        return "string" in kinds
+    kind = _scalar_kind(value)
+    if kind == "integer":
+        return "integer" in kinds or "number" in kinds
+    return kind in kinds
+
+
 def _untyped_values(
-    values: list[Any], enum_slot: Slot, origin: Slot, description: str | None, ptr: str, conv: _Converter
+    values: list[tuple[Any, int | None]], key: str, ptr: str, origin: Slot, description: str | None, conv: _Converter
 ) -> BType | None:
-    """An enum without `type`: strings give a string enum; numbers, integers or
-    booleans give that kind; `null` among them makes it nullable; mixed: None (any)."""
+    """The type of the values an `enum` (or `const`: `key`) allows, each with its index
+    in the enum: strings give a string enum (a `const` string: a string const); numbers,
+    integers or booleans give that kind; `null` among them makes it nullable; mixed,
+    other values, or none: None (any)."""
     nullable = False
     null_slot: Slot | None = None
     kinds: list[str] = []
     strings: list[str] = []
-    for i, v in enumerate(values):
+    for v, i in values:
         if v is None:
             if not nullable:
-                nullable, null_slot = True, conv.slot(jp.join(ptr, "enum", i))
+                nullable = True
+                null_slot = conv.slot(jp.join(ptr, key) if i is None else jp.join(ptr, key, i))
             continue
         if isinstance(v, str):
             kind = "string"
@@ -406,8 +600,11 @@ def _untyped_values(
     if len(kinds) > 1:
         return None
     if not kinds:
-        return make("null", origin=origin, description=description) if nullable else None
+        return make("null", null_slot=null_slot, origin=origin, description=description) if nullable else None
     if kinds[0] == "string":
+        enum_slot = conv.slot(jp.join(ptr, key))
+        if key == "const":
+            return make("string", const=strings[0], enum_slot=enum_slot, origin=origin, description=description)
         return make("string", nullable=nullable, enum=strings, enum_slot=enum_slot, null_slot=null_slot,
                     origin=origin, description=description)
     return make(kinds[0], nullable=nullable, null_slot=null_slot, origin=origin, description=description)
