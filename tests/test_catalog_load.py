@@ -567,3 +567,27 @@ def test_a_plan_calling_an_operation_with_a_builtin_executor_type_is_no_internal
         assert [(d.code, d.location.file) for d in result.diagnostics] == [(code, str(catalog))], executor
         cli = CliRunner().invoke(main, ["compile", str(plan), "--catalog", str(catalog), "-o", str(tmp_path / "out.yaml")])
         assert cli.exit_code == 1 and "COMPILER_INTERNAL" not in cli.output, (executor, cli.output)
+
+
+def test_a_fixed_value_is_checked_against_a_port_declared_beside_a_root_ref():
+    """In 2020-12 (the default) keywords beside a `$ref` apply with it: a port declared
+    there is a port, and its fixed value must fit it (the lookup once followed the
+    `$ref` first and found no such property, so nothing was checked)."""
+    _, diags = load("""\
+        version: 1
+        sources:
+          - id: s
+            operations:
+              - id: s.op
+                effect: read
+                fixed: {api: v2}
+                input:
+                  $ref: "#/$defs/Base"
+                  properties:
+                    api: {type: string, enum: [v1]}
+                  $defs:
+                    Base: {type: object, properties: {x: {type: string}}}
+        """)
+    assert brief(diags) == [("CATALOG_OPERATION_INVALID", "/sources/0/operations/0/fixed/api", 7, 22)], [
+        d.message for d in diags
+    ]

@@ -941,6 +941,9 @@ def _property_schema(schema: Any, name: str) -> Any:
 
     node = schema
     for _ in range(64):
+        props = node.get("properties") if isinstance(node, dict) else None
+        if isinstance(props, dict) and name in props:
+            return props[name]  # declared here, beside any `$ref` (2019-09 and later read both)
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             target = resolve_ref(schema, node["$ref"])
             if target is None:
