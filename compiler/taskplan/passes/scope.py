@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taskplan.diagnostics import Reporter
+from taskplan.passes.subjects import subject_at
 from taskplan.ir.checked import (
     CONTAINER_VALUES,
     REF_DEPENDS,
@@ -447,16 +448,12 @@ class _ScopePass:
             self._choice_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, ChoiceNode)]
         return self._choice_ids
 
-    @staticmethod
-    def subject(reader: TaskNode | None, scope: ScopeNode) -> dict[str, str]:
+    def subject(self, reader: TaskNode | None, scope: ScopeNode, ptr: str) -> dict[str, str]:
+        """The reader task; a read in a scope's `outputs` (no reader): the port it exports
+        (of the owning task or group; a root output: `{output: name}`, passes/subjects.py)."""
         if reader is not None and reader.id is not None:
             return {"task": reader.id}
-        owner = scope.owner
-        if isinstance(owner, GroupNode):
-            return {"group": owner.id}
-        if isinstance(owner, TaskNode) and owner.id is not None:
-            return {"task": owner.id}
-        return {}
+        return subject_at(self.reporter.document.tree, ptr)
 
     def record(self, res: Resolution) -> Resolution:
         self.cp.resolutions[res.pointer] = res
@@ -618,7 +615,7 @@ class _ScopePass:
             self.resolutions[ptr] = res = Resolution(kind, ptr, source, None, False, port, reader, scope)
             rep = self.reporter
             src_ptr = f"{ptr}/source"
-            subject = self.subject(reader, scope)
+            subject = self.subject(reader, scope, ptr)
             if target is not None:
                 if isinstance(target, ChoiceNode):
                     hint = f"read a choice with `{{kind: choice, source: {source}}}`"
@@ -671,7 +668,7 @@ class _ScopePass:
             return  # the reader means a later copy of a duplicated ID (reported): nothing more
         rep = self.reporter
         src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope)
+        subject = self.subject(reader, scope, ptr)
         if target.in_always:
             rep.report(
                 "TASK_REFERENCE_SCOPE",
@@ -821,7 +818,7 @@ class _ScopePass:
         res = self.record(Resolution(REF_INPUT, ptr, source, reader=reader, scope=scope))
         rep = self.reporter
         src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope)
+        subject = self.subject(reader, scope, ptr)
         group = scope.group
         available = group.input_by_name if group is not None else self.cp.input_by_name
         decl = available.get(source)
@@ -912,7 +909,7 @@ class _ScopePass:
             "CHOICE_UNKNOWN",
             f"{ptr}/source",
             f"no choice has the ID `{source}`",
-            subject=self.subject(reader, scope),
+            subject=self.subject(reader, scope, ptr),
             hint=hint,
         )
 
@@ -940,7 +937,7 @@ class _ScopePass:
             "TASK_ITEM_SCOPE",
             ptr,
             f"`{{kind: {kind}}}` has no current item here: {detail}",
-            subject=self.subject(reader, scope),
+            subject=self.subject(reader, scope, ptr),
             hint=hint,
         )
 
@@ -1256,7 +1253,8 @@ class _ScopePass:
                 "TASK_GROUP_CYCLE",
                 f"{call.pointer}/group",
                 message,
-                subject={"group": groups[first].id},
+                # the group of the loop, and the call in its body that the repair edits
+                subject={"group": groups[first].id, "task": call.id} if call.id else {"group": groups[first].id},
                 hint="a group is compiled once per call from its one definition; break the loop by removing one of these calls",
                 related=related,
             )
