@@ -209,3 +209,15 @@ def test_the_matcher_is_exact_about_the_multiset():
     assert _unmatched([{**exp, "line": 4}], two[:1], plan)[0] != []
     assert _unmatched([{**exp, "pointer": "/b"}], two[:1], plan)[0] != []
     assert _unmatched([{**exp, "file": "other.yaml"}], two[:1], plan)[0] != []
+
+
+def test_the_matcher_compares_a_subject_whole():
+    from taskplan.diagnostics import Location
+
+    plan = Path("/tmp/p.taskplan.yaml")
+    loc = Location(str(plan), "/a", 1, 1, 1, 2)
+    d = Diagnostic("NAME_DUPLICATE", Severity.ERROR, "m", loc, subject=(("task", "t"), ("port", "p")))
+    exp = {"code": "NAME_DUPLICATE", "pointer": "/a"}
+    assert _unmatched([{**exp, "subject": {"task": "t", "port": "p"}}], [d], plan) == ([], [])
+    assert _unmatched([{**exp, "subject": {"task": "t"}}], [d], plan)[0]  # a part is not the whole
+    assert _unmatched([{**exp, "subject": {}}], [d], plan)[0]
