@@ -596,6 +596,8 @@ class _Shaper(ShapeRecovery):
                 type_errors.setdefault(tokens, []).append(e)
         for tokens, group in type_errors.items():
             out.append(_type_finding(tokens, group, raw))
+        if category == "task" and raw.get("kind") is None and "operation" not in raw:
+            out = _kind_left_out(out, raw)
         return out
 
     def _unknown_field(
@@ -795,6 +797,45 @@ def _field_label(tokens: tuple) -> str:
         owner = next((t for t in reversed(tokens) if type(t) is str), None)
         return f"item {last} of `{owner}`" if owner else f"item {last}"
     return f"`{last}`"
+
+
+def _kind_left_out(findings: list[_Finding], raw: dict) -> list[_Finding]:
+    """A task written without `kind` (so an operation task) whose fields of other kinds
+    all belong to one kind K (or each to all of a few kinds): it is a K task with its
+    `kind` left out. One finding, TASK_KIND_FIELD at the first such field with the hint
+    to set `kind: K`, instead of one per field and the missing `operation` (decisions.md)."""
+    foreign = [f for f in findings if f.code == "TASK_KIND_FIELD" and len(f.tokens) == 1]
+    if not foreign:
+        return findings
+    names = [str(f.tokens[0]) for f in foreign]
+    kinds = [k for k, fields in TASK_KIND_FIELDS.items() if k != "operation" and all(n in fields for n in names)]
+    if not kinds:
+        return findings  # fields of different kinds: no kind was simply left out
+    fields = ", ".join(f"`{n}`" for n in names)
+    ident = raw.get("id")
+    task = f"task `{_short(ident)}`" if type(ident) is str else "the task"
+    missing = "is missing the required field `operation`"
+    kept = [
+        f for f in findings
+        if f.code != "TASK_KIND_FIELD" and not (f.code == "PLAN_FIELD_REQUIRED" and not f.key and f.message.endswith(missing))
+    ]
+    kept.append(
+        _Finding(
+            "TASK_KIND_FIELD",
+            foreign[0].tokens,
+            f"{task} has no `kind`, so it is an `operation` task, but {fields} "
+            + ("is a field" if len(names) == 1 else "are fields")
+            + f" of {_kinds_phrase(kinds, 'task')}",
+            key=True,
+            hint=f"set `kind: {kinds[0]}`" if len(kinds) == 1 else f"set `kind` to {_or_list(kinds)}",
+        )
+    )
+    return kept
+
+
+def _or_list(items: list[str]) -> str:
+    quoted = [f"`{i}`" for i in items]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
