@@ -14,7 +14,8 @@ Manifest format (docs/architecture.md, Fixture corpus):
 
 An expectation matches a diagnostic with the same code, file (default: the
 plan; else relative to fixtures/catalogs/) and pointer, and the same line,
-column, endLine and endColumn where those are given. The expected and actual
+column, endLine, endColumn and subject (a mapping, compared whole: `{}` for none)
+where those are given. The expected and actual
 diagnostics must match one to one: nothing missing, nothing extra.
 """
 
@@ -38,7 +39,7 @@ FIXTURES = ROOT / "fixtures"
 CATALOGS = FIXTURES / "catalogs"
 
 CASE_KEYS = {"plan", "workflow", "catalogs", "expect", "note"}
-EXPECT_KEYS = {"code", "pointer", "file", "line", "column", "endLine", "endColumn"}
+EXPECT_KEYS = {"code", "pointer", "file", "line", "column", "endLine", "endColumn", "subject"}
 POSITION_KEYS = ("line", "column", "endLine", "endColumn")
 
 BUILT_OWNERS = frozenset(CHECK_PASSES) | {"validate", "catalog"}
@@ -107,6 +108,8 @@ def _validate_case(case: Case) -> None:
         assert not unknown, f"{where}: unknown expectation keys {sorted(unknown)}"
         assert "code" in item and "pointer" in item, f"{where}: an expectation needs code and pointer"
         assert item["code"] in REGISTRY, f"{where}: {item['code']} is not a registered code"
+        if "subject" in item:
+            assert isinstance(item["subject"], dict), f"{where}: a subject is a mapping"
 
 
 def _file_key(path: str | Path) -> str:
@@ -118,13 +121,15 @@ def _unmatched(expect: list[dict[str, Any]], actual: list[Diagnostic], plan: Pat
     left = list(actual)
     missing = []
     # The most specific expectations first, so a vaguer one cannot take their diagnostic.
-    for item in sorted(expect, key=lambda e: -sum(k in e for k in POSITION_KEYS)):
+    for item in sorted(expect, key=lambda e: -sum(k in e for k in (*POSITION_KEYS, "subject"))):
         file = _file_key(CATALOGS / item["file"]) if "file" in item else _file_key(plan)
         for i, d in enumerate(left):
             loc = d.location
             if (d.code, _file_key(loc.file), loc.pointer) != (item["code"], file, item["pointer"]):
                 continue
             position = {"line": loc.line, "column": loc.column, "endLine": loc.end_line, "endColumn": loc.end_column}
+            if "subject" in item and dict(d.subject) != item["subject"]:
+                continue
             if all(item[k] == position[k] for k in POSITION_KEYS if k in item):
                 del left[i]
                 break
@@ -135,7 +140,10 @@ def _unmatched(expect: list[dict[str, Any]], actual: list[Diagnostic], plan: Pat
 
 def _describe(d: Diagnostic) -> str:
     loc = d.location
-    return f"{d.code} {loc.pointer} {Path(loc.file).name}:{loc.line}:{loc.column}-{loc.end_line}:{loc.end_column}: {d.message}"
+    return (
+        f"{d.code} {loc.pointer} {Path(loc.file).name}:{loc.line}:{loc.column}-{loc.end_line}:{loc.end_column}"
+        f" {dict(d.subject)}: {d.message}"
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -201,3 +209,15 @@ def test_the_matcher_is_exact_about_the_multiset():
     assert _unmatched([{**exp, "line": 4}], two[:1], plan)[0] != []
     assert _unmatched([{**exp, "pointer": "/b"}], two[:1], plan)[0] != []
     assert _unmatched([{**exp, "file": "other.yaml"}], two[:1], plan)[0] != []
+
+
+def test_the_matcher_compares_a_subject_whole():
+    from taskplan.diagnostics import Location
+
+    plan = Path("/tmp/p.taskplan.yaml")
+    loc = Location(str(plan), "/a", 1, 1, 1, 2)
+    d = Diagnostic("NAME_DUPLICATE", Severity.ERROR, "m", loc, subject=(("task", "t"), ("port", "p")))
+    exp = {"code": "NAME_DUPLICATE", "pointer": "/a"}
+    assert _unmatched([{**exp, "subject": {"task": "t", "port": "p"}}], [d], plan) == ([], [])
+    assert _unmatched([{**exp, "subject": {"task": "t"}}], [d], plan)[0]  # a part is not the whole
+    assert _unmatched([{**exp, "subject": {}}], [d], plan)[0]

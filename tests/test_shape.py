@@ -726,3 +726,49 @@ def test_named_values_are_salvaged_one_by_one():
     assert isinstance(members[0].value, InvalidValue) and isinstance(members[1].value, InvalidValue)
     assert "valu" in dropped_fields(members[1])
     assert isinstance(z.value, StringValue)
+
+
+def _without_kind(fields: str) -> str:
+    lines = ["version: 1", "root:", "  tasks:", "    - id: judge", "      objective: Judge the text"]
+    return "\n".join(lines + [f"      {line.strip()}" for line in fields.splitlines()]) + "\n"
+
+
+@pytest.mark.parametrize(
+    "fields, kind, at",
+    [
+        ("inputs: [{name: t, value: {kind: string, text: hi}}]\n      resultType: {kind: object, fields: [{name: ok, type: {kind: boolean}}]}", "transform", "resultType"),
+        ("outputs: [{name: o, value: {kind: string, text: hi}}]", "value", "outputs"),
+        ("items: {kind: array, items: []}\n      body: {tasks: []}", "foreach", "items"),
+        ("group: g", "call", "group"),
+    ],
+)
+def test_a_task_with_its_kind_left_out_is_one_diagnostic_setting_the_kind(fields, kind, at):
+    """Before: the missing `operation` (PLAN_FIELD_REQUIRED) and one TASK_KIND_FIELD per field
+    ("remove it, or set `kind`"), for one mistake."""
+    _, diagnostics = run(_without_kind(fields), dedent=False)
+    assert codes(diagnostics) == [("TASK_KIND_FIELD", f"/root/tasks/0/{at}")]
+    assert diagnostics[0].hint == f"set `kind: {kind}`"
+    assert "task `judge` has no `kind`" in diagnostics[0].message
+    assert dict(diagnostics[0].subject) == {"task": "judge"}
+
+
+def test_a_task_without_kind_whose_field_several_kinds_have_offers_those_kinds():
+    _, diagnostics = run(
+        _without_kind("body: {tasks: [{id: x, kind: value, objective: O, outputs: [{name: o, value: {kind: null}}]}]}"),
+        dedent=False,
+    )
+    assert codes(diagnostics) == [("TASK_KIND_FIELD", "/root/tasks/0/body")]
+    assert diagnostics[0].hint == "set `kind` to `sequence`, `conditional` or `foreach`"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        "outputs: [{name: o, value: {kind: null}}]\nresultType: {kind: object, fields: []}",  # two kinds' fields
+        "operation: x.y\nresultType: {kind: object, fields: []}",  # an operation task with a stray field
+    ],
+)
+def test_a_task_whose_fields_are_of_no_one_kind_gets_a_diagnostic_per_field(fields):
+    _, diagnostics = run(_without_kind(fields), dedent=False)
+    assert [d.code for d in diagnostics if d.code == "TASK_KIND_FIELD"] == ["TASK_KIND_FIELD"] * (2 if "outputs" in fields else 1)
+    assert all(not (d.hint or "").startswith("set `kind") for d in diagnostics)

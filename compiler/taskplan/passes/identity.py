@@ -41,6 +41,7 @@ from taskplan.model.plan import (
     ValueTask,
     scopes_of,
 )
+from taskplan.passes.subjects import subject_at
 
 ID_MAX = 64
 ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
@@ -204,6 +205,10 @@ class _Identity:
             else:
                 self.duplicate_name(f"{list_ptr}/{i}/{key}", f"{list_ptr}/{first}/{key}", name, what, key)
 
+    def subject(self, ptr: str) -> dict[str, str] | None:
+        """The task (and port), group, choice or input that the name at `ptr` belongs to."""
+        return subject_at(self.reporter.document.tree, ptr) or None
+
     def bad_name(self, ptr: str, name: str, what: str, key: str) -> None:
         self.table.bad_names.add(ptr)
         suggestion = suggest_id(name)
@@ -212,6 +217,7 @@ class _Identity:
             "TASK_ID_INVALID",
             ptr,
             f"{noun} {_code_text(name)} is not valid: {lexical_problem(name)}; {article} is {RULE}",
+            subject=self.subject(ptr),
             hint=f"rename it, for example to `{suggestion}`" if suggestion else f"use a name of {RULE}",
         )
 
@@ -223,6 +229,7 @@ class _Identity:
             "NAME_DUPLICATE",
             ptr,
             f"{noun} `{name}` appears twice in this list",
+            subject=self.subject(ptr),
             hint=f"{once}: remove or rename this one",
             related=[self.reporter.related(first, f"`{name}` first appears here")],
         )

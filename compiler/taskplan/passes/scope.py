@@ -25,6 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from taskplan.diagnostics import Reporter
+from taskplan.passes.identity import suggest_id
+from taskplan.passes.subjects import subject_at
 from taskplan.ir.checked import (
     CONTAINER_VALUES,
     REF_DEPENDS,
@@ -128,6 +130,8 @@ class _ScopePass:
         self.suggest = _Suggester()
         self._task_ids: list[str] | None = None
         self._choice_ids: list[str] | None = None
+        self._renames: dict[str, Any] | None = None
+        """Suggested new ID -> the declaration whose ID is in error (`renamed`)."""
         self.group_input_owner: dict[str, GroupNode] = {}
         self.dispatch: dict[type, Callable[[str, Any, TaskNode | None, ScopeNode], None]] = {
             OutputValue: self._on_output,
@@ -439,24 +443,35 @@ class _ScopePass:
 
     def task_ids(self) -> list[str]:
         if self._task_ids is None:
-            self._task_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, TaskNode)]
+            self._task_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, TaskNode) and n.id_ok]
         return self._task_ids
 
     def choice_ids(self) -> list[str]:
         if self._choice_ids is None:
-            self._choice_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, ChoiceNode)]
+            self._choice_ids = [i for i, n in self.cp.by_id.items() if isinstance(n, ChoiceNode) and n.id_ok]
         return self._choice_ids
 
-    @staticmethod
-    def subject(reader: TaskNode | None, scope: ScopeNode) -> dict[str, str]:
+    def subject(self, reader: TaskNode | None, scope: ScopeNode, ptr: str) -> dict[str, str]:
+        """The reader task; a read in a scope's `outputs` (no reader): the port it exports
+        (of the owning task or group; a root output: `{output: name}`, passes/subjects.py)."""
         if reader is not None and reader.id is not None:
             return {"task": reader.id}
-        owner = scope.owner
-        if isinstance(owner, GroupNode):
-            return {"group": owner.id}
-        if isinstance(owner, TaskNode) and owner.id is not None:
-            return {"task": owner.id}
-        return {}
+        return subject_at(self.reporter.document.tree, ptr)
+
+    def renamed(self, name: str, kind: type) -> bool:
+        """Whether `name` is the new ID that TASK_ID_INVALID / TASK_ID_RESERVED suggests for
+        a declaration of `kind` (`suggest_id`): the reference means that declaration, and
+        the one mistake is its ID, reported there (decisions.md)."""
+        if not self.identity.invalid_ids:
+            return False
+        if self._renames is None:
+            self._renames = {}
+            for node in self.cp.by_id.values():
+                if not node.id_ok and node.id is not None:
+                    new = suggest_id(node.id)
+                    if new is not None and new != node.id:
+                        self._renames.setdefault(new, node)
+        return isinstance(self._renames.get(name), kind)
 
     def record(self, res: Resolution) -> Resolution:
         self.cp.resolutions[res.pointer] = res
@@ -512,8 +527,8 @@ class _ScopePass:
                         subject=subject,
                         hint="`dependsOn` names tasks of the same scope",
                     )
-                else:
-                    same_scope = lambda: [t.id for t in task.scope.tasks if t.id is not None and not t.duplicate]  # noqa: E731
+                elif not self.renamed(name, TaskNode):
+                    same_scope = lambda: [t.id for t in task.scope.tasks if t.id is not None and not t.duplicate and t.id_ok]  # noqa: E731
                     found = self.suggest.closest(name, same_scope) or self.suggest.closest(name, self.task_ids)
                     rep.report(
                         "TASK_DEPENDENCY_UNKNOWN",
@@ -618,7 +633,7 @@ class _ScopePass:
             self.resolutions[ptr] = res = Resolution(kind, ptr, source, None, False, port, reader, scope)
             rep = self.reporter
             src_ptr = f"{ptr}/source"
-            subject = self.subject(reader, scope)
+            subject = self.subject(reader, scope, ptr)
             if target is not None:
                 if isinstance(target, ChoiceNode):
                     hint = f"read a choice with `{{kind: choice, source: {source}}}`"
@@ -631,6 +646,8 @@ class _ScopePass:
                     subject=subject,
                     hint=hint,
                 )
+                return
+            if self.renamed(source, TaskNode):
                 return
             if source in self.cp.input_by_name or (scope.group is not None and source in scope.group.input_by_name):
                 hint = f"to read the input `{source}`, write `{{kind: input, source: {source}}}`"
@@ -671,7 +688,7 @@ class _ScopePass:
             return  # the reader means a later copy of a duplicated ID (reported): nothing more
         rep = self.reporter
         src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope)
+        subject = self.subject(reader, scope, ptr)
         if target.in_always:
             rep.report(
                 "TASK_REFERENCE_SCOPE",
@@ -728,7 +745,7 @@ class _ScopePass:
                     src_ptr,
                     f"task `{name}` is not visible here: it is in {s_x.label}",
                     subject=subject,
-                    hint=self.chain_hint(top, export, None),
+                    hint=self.chain_hint(top, name, res.port, None),
                 )
             return
         lca, cx, cp = self.lca(s_x, scope)
@@ -745,16 +762,13 @@ class _ScopePass:
                 src_ptr,
                 f"task `{name}` is in branch {cx.branch} of parallel `{par.label}`, which runs concurrently with this branch ({cp.branch}): branches cannot read each other",
                 subject=subject,
-                hint=(
-                    f"read it after `{par.label}` completes: export `{export}` from branch {cx.branch} (its `outputs`) "
-                    f"and read port `{export}` of `{par.label}` from a later task"
-                ),
+                hint=self.chain_hint(self.chain(s_x, cx), name, res.port, par, f" from a later task, once `{par.label}` completes"),
             )
             return
         position = cp.owner if cp is not None else reader
         hint = None
         if cx is not None and cx.owner is not position:
-            hint = self.chain_hint(self.chain(s_x, cx), export, cx.owner)
+            hint = self.chain_hint(self.chain(s_x, cx), name, res.port, cx.owner)
         rep.report(
             "TASK_REFERENCE_SCOPE",
             src_ptr,
@@ -774,9 +788,37 @@ class _ScopePass:
         return out
 
     @staticmethod
-    def chain_hint(chain: list[ScopeNode], export: str, top: Any) -> str:
-        parts = [f"export `{export}` from {chain[0].label} (its `outputs`)"]
-        parts.extend(f"then from {s.label}" for s in chain[1:])
+    def exported_as(scope: ScopeNode, source: str | None, port: str | None) -> str | None:
+        """The name under which `scope`'s `outputs` already export port `port` of task
+        `source` (None: the whole task), if one of them does."""
+        if source is None:
+            return None
+        for o in scope.outputs:
+            v = o.model.value if o.usable and isinstance(o.model, TaskOutput) else None
+            if type(v) is OutputValue and v.source == source and v.port == port:
+                return o.name
+        return None
+
+    def chain_hint(self, chain: list[ScopeNode], source: str, port: str | None, top: Any, after: str = "") -> str:
+        """How to make port `port` of task `source` (in `chain[0]`) visible: exported from
+        each scope of `chain` in turn, then read from `top` (the task owning the last
+        scope; None: a group's body, read from a call). An export that already exists is
+        used, under its own name; exports are proposed only where none exists."""
+        name = port if port is not None else source
+        parts: list[str] = []
+        existing: ScopeNode | None = None
+        existing_name = name
+        src: str | None = source
+        for s in chain:
+            have = None if parts else self.exported_as(s, src, port)
+            if have is not None:
+                existing, name, existing_name = s, have, have
+            elif not parts:
+                parts.append(f"export `{name}` from {s.label} (its `outputs`)")
+            else:
+                parts.append(f"then from {s.label}")
+            owner = s.owner
+            src, port = (owner.id if isinstance(owner, TaskNode) else None), name
         notes = []
         for s in chain:
             if s.role in (ScopeRole.BODY, ScopeRole.OTHERWISE) and isinstance(s.owner, TaskNode) and isinstance(
@@ -786,11 +828,16 @@ class _ScopePass:
             elif s.role is ScopeRole.FOREACH_BODY and isinstance(s.owner, TaskNode):
                 notes.append(f"`{s.owner.label}` exports it as an array, one element per item")
         last = chain[-1]
+        read = None
         if isinstance(top, TaskNode):
-            parts.append(f"then read port `{export}` of `{top.label}`")
+            read = f"read port `{name}` of `{top.label}`{after}"
         elif isinstance(last.owner, GroupNode):
-            parts.append(f"then read port `{export}` of a `call` task of `{last.owner.id}`")
+            read = f"read port `{name}` of a `call` task of `{last.owner.id}`{after}"
+        if read is not None:
+            parts.append(f"then {read}" if parts else read)
         text = ", ".join(parts)
+        if existing is not None:
+            text = f"{existing.label} already exports it as `{existing_name}`" + (f"; {text}" if len(parts) > 1 else f", so {text}")
         if notes:
             text += " (" + "; ".join(notes) + ")"
         return text
@@ -821,7 +868,7 @@ class _ScopePass:
         res = self.record(Resolution(REF_INPUT, ptr, source, reader=reader, scope=scope))
         rep = self.reporter
         src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope)
+        subject = self.subject(reader, scope, ptr)
         group = scope.group
         available = group.input_by_name if group is not None else self.cp.input_by_name
         decl = available.get(source)
@@ -900,6 +947,8 @@ class _ScopePass:
         res.ok = False
         if target is None and "choices" in dropped_fields(self.plan):
             return  # the choices list had a shape error (reported)
+        if target is None and self.renamed(source, ChoiceNode):
+            return
         if isinstance(target, TaskNode):
             hint = f"`{source}` is a task: read it with `{{kind: output, source: {source}, port: ...}}`"
         elif isinstance(target, GroupNode):
@@ -912,7 +961,7 @@ class _ScopePass:
             "CHOICE_UNKNOWN",
             f"{ptr}/source",
             f"no choice has the ID `{source}`",
-            subject=self.subject(reader, scope),
+            subject=self.subject(reader, scope, ptr),
             hint=hint,
         )
 
@@ -940,7 +989,7 @@ class _ScopePass:
             "TASK_ITEM_SCOPE",
             ptr,
             f"`{{kind: {kind}}}` has no current item here: {detail}",
-            subject=self.subject(reader, scope),
+            subject=self.subject(reader, scope, ptr),
             hint=hint,
         )
 
@@ -958,12 +1007,14 @@ class _ScopePass:
             task.broken = True  # unknown group: unknown ports
             if target is None and "groups" in dropped_fields(self.plan):
                 return  # the groups list had a shape error (reported)
+            if target is None and self.renamed(name, GroupNode):
+                return
             if isinstance(target, TaskNode):
                 hint = f"`{name}` is a task, not a group; to run a task's steps again, make them a group"
             elif isinstance(target, ChoiceNode):
                 hint = f"`{name}` is a choice, not a group"
             else:
-                pool = lambda: [g.id for g in self.cp.groups if not g.duplicate]  # noqa: E731
+                pool = lambda: [g.id for g in self.cp.groups if not g.duplicate and g.id_ok]  # noqa: E731
                 hint = _did_you_mean(self.suggest.closest(name, pool)) or "declare the group in the plan's `groups`"
             rep.report(
                 "TASK_GROUP_UNKNOWN",
@@ -1256,7 +1307,8 @@ class _ScopePass:
                 "TASK_GROUP_CYCLE",
                 f"{call.pointer}/group",
                 message,
-                subject={"group": groups[first].id},
+                # the group of the loop, and the call in its body that the repair edits
+                subject={"group": groups[first].id, "task": call.id} if call.id else {"group": groups[first].id},
                 hint="a group is compiled once per call from its one definition; break the loop by removing one of these calls",
                 related=related,
             )

@@ -24,7 +24,7 @@ returns what stands for it, so that its parent validates. A node that is not an
 object at all raises a `tp_not_object` error to its parent, which reports it at
 the exact position and puts a placeholder in that slot. Only when something was
 recorded is the raw tree walked once to give every recorded node its absolute
-pointer (and the task, group or choice it belongs to, as the subject).
+pointer; a finding's subject is told from its pointer (passes/subjects.py).
 
 Nothing is reported about the inside of a task or value of unknown kind: it is
 not validated.
@@ -84,6 +84,7 @@ from taskplan.model.plan import (
     has_shape_error,
     mark_shape_error,
 )
+from taskplan.passes.subjects import subject_at
 from taskplan.source import pointer as jp
 from taskplan.source.document import SourceDocument
 
@@ -595,6 +596,8 @@ class _Shaper(ShapeRecovery):
                 type_errors.setdefault(tokens, []).append(e)
         for tokens, group in type_errors.items():
             out.append(_type_finding(tokens, group, raw))
+        if category == "task" and raw.get("kind") is None and "operation" not in raw:
+            out = _kind_left_out(out, raw)
         return out
 
     def _unknown_field(
@@ -632,16 +635,16 @@ class _Shaper(ShapeRecovery):
         wanted = {id(r.raw) for r in self.records}
         where = _locate(tree, wanted)
         seen: set[tuple] = set()
-        pending: list[tuple[_Finding, str, dict]] = []
+        pending: list[tuple[_Finding, str]] = []
         suppressed: set[tuple[str, str]] = set()
         for record in self.records:
-            base, subject = where.get(id(record.raw), ("", {}))
+            base = where.get(id(record.raw), "")
             for f in record.findings:
                 pointer = jp.join(base, *f.tokens)
                 if f.suggests:
                     suppressed.add((jp.parent(pointer), f.suggests))
-                pending.append((f, pointer, subject))
-        for f, pointer, subject in pending:
+                pending.append((f, pointer))
+        for f, pointer in pending:
             if f.code == "PLAN_FIELD_REQUIRED" and not f.key:
                 missing = f.message.rsplit("`", 2)[-2] if f.message.endswith("`") else None
                 if missing and (pointer, missing) in suppressed:
@@ -650,7 +653,8 @@ class _Shaper(ShapeRecovery):
             if dedupe in seen:
                 continue
             seen.add(dedupe)
-            reporter.report(f.code, pointer, f.message, key=f.key, subject=subject or None, hint=f.hint)
+            subject = subject_at(tree, pointer) or None
+            reporter.report(f.code, pointer, f.message, key=f.key, subject=subject, hint=f.hint)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -795,6 +799,45 @@ def _field_label(tokens: tuple) -> str:
     return f"`{last}`"
 
 
+def _kind_left_out(findings: list[_Finding], raw: dict) -> list[_Finding]:
+    """A task written without `kind` (so an operation task) whose fields of other kinds
+    all belong to one kind K (or each to all of a few kinds): it is a K task with its
+    `kind` left out. One finding, TASK_KIND_FIELD at the first such field with the hint
+    to set `kind: K`, instead of one per field and the missing `operation` (decisions.md)."""
+    foreign = [f for f in findings if f.code == "TASK_KIND_FIELD" and len(f.tokens) == 1]
+    if not foreign:
+        return findings
+    names = [str(f.tokens[0]) for f in foreign]
+    kinds = [k for k, fields in TASK_KIND_FIELDS.items() if k != "operation" and all(n in fields for n in names)]
+    if not kinds:
+        return findings  # fields of different kinds: no kind was simply left out
+    fields = ", ".join(f"`{n}`" for n in names)
+    ident = raw.get("id")
+    task = f"task `{_short(ident)}`" if type(ident) is str else "the task"
+    missing = "is missing the required field `operation`"
+    kept = [
+        f for f in findings
+        if f.code != "TASK_KIND_FIELD" and not (f.code == "PLAN_FIELD_REQUIRED" and not f.key and f.message.endswith(missing))
+    ]
+    kept.append(
+        _Finding(
+            "TASK_KIND_FIELD",
+            foreign[0].tokens,
+            f"{task} has no `kind`, so it is an `operation` task, but {fields} "
+            + ("is a field" if len(names) == 1 else "are fields")
+            + f" of {_kinds_phrase(kinds, 'task')}",
+            key=True,
+            hint=f"set `kind: {kinds[0]}`" if len(kinds) == 1 else f"set `kind` to {_or_list(kinds)}",
+        )
+    )
+    return kept
+
+
+def _or_list(items: list[str]) -> str:
+    quoted = [f"`{i}`" for i in items]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
 def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
     if category == "task":
         kind = getattr(cls.model_fields.get("kind"), "default", None)
@@ -830,45 +873,26 @@ def _closest(word: str, candidates) -> str | None:
     return lowered[match[0]] if match else None
 
 
-def _locate(tree: dict, wanted: set[int]) -> dict[int, tuple[str, dict]]:
-    """id(raw node) -> (its pointer, the subject: nearest task / group / choice)."""
-    out: dict[int, tuple[str, dict]] = {}
-    stack: list[tuple[Any, tuple, dict]] = [(tree, (), {})]
+def _locate(tree: dict, wanted: set[int]) -> dict[int, str]:
+    """id(raw node) -> its pointer."""
+    out: dict[int, str] = {}
+    stack: list[tuple[Any, tuple]] = [(tree, ())]
     while stack:
-        node, path, subject = stack.pop()
+        node, path = stack.pop()
         if type(node) is dict:
             if id(node) in wanted and id(node) not in out:
-                out[id(node)] = (jp.from_path(path), subject)
+                out[id(node)] = jp.from_path(path)
             for key, child in node.items():
                 if type(child) in (dict, list):
-                    stack.append((child, path + (key,), subject))
+                    stack.append((child, path + (key,)))
         elif type(node) is list:
             if id(node) in wanted and id(node) not in out:
-                out[id(node)] = (jp.from_path(path), subject)
-            role = _list_role(path)
+                out[id(node)] = jp.from_path(path)
             for i in range(len(node) - 1, -1, -1):
                 child = node[i]
-                if type(child) is dict:
-                    inner = subject
-                    if role and type(child.get("id")) is str:
-                        inner = {role: child["id"]}
-                    stack.append((child, path + (i,), inner))
-                elif type(child) is list:
-                    stack.append((child, path + (i,), subject))
+                if type(child) in (dict, list):
+                    stack.append((child, path + (i,)))
     return out
-
-
-def _list_role(path: tuple) -> str | None:
-    if not path:
-        return None
-    last = path[-1]
-    if last in ("tasks", "always"):
-        return "task"
-    if len(path) == 1 and last == "groups":
-        return "group"
-    if len(path) == 1 and last == "choices":
-        return "choice"
-    return None
 
 
 def _json_type(value: Any) -> str:

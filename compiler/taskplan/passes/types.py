@@ -59,6 +59,8 @@ from taskplan.model.plan import (
     is_broken,
 )
 
+from taskplan.passes.subjects import subject_at
+
 if TYPE_CHECKING:
     from taskplan.catalog.load import Catalog, Operation, Resolution
 
@@ -785,12 +787,17 @@ class _Typer:
         target = self._target(ptr)
         return self._item_types.get(target) if target is not None else None
 
+    def _subject(self, ptr: str) -> dict[str, str] | None:
+        """The subject of a value at `ptr`: the task (and port) holding it (passes/subjects.py)."""
+        return subject_at(self.rep.document.tree, ptr) or None
+
     def _unknown_output(self, target: TaskNode, tt: TaskTypes, port: str, ptr: str) -> None:
         op = tt.operation
         if op is not None and op.opaque:
             message = f"`{target.id}` has an opaque result (`{op.ref}` declares no output schema): it has no port `{port}`"
             hint = "read the whole result with `port: null`, or add a transform that extracts a typed value"
-            related = self._slot_related(op.slot(), "the operation is declared here")
+            related = [self.rep.related(target.pointer, f"`{target.id}` is declared here")]
+            related += self._slot_related(op.slot(), "the operation is declared here")
         else:
             names = list(tt.ports)
             close = _closest(port, names)
@@ -806,7 +813,7 @@ class _Typer:
             "TASK_OUTPUT_UNKNOWN",
             f"{ptr}/port",
             message,
-            subject={"task": target.id or "", "port": port},
+            subject=self._subject(ptr),  # the reader, whose slot is repaired (the producer: related)
             hint=hint,
             related=related,
         )
@@ -825,6 +832,7 @@ class _Typer:
                 f"{ptr}/items/0",
                 f"cannot select field `{v.port}`: the value is "
                 + ("opaque (its fields are not declared)" if opaque else bt.describe(inner)),
+                subject=self._subject(ptr),
                 hint=(
                     "add a transform whose resultType declares the field, and select from its result"
                     if opaque
@@ -841,6 +849,7 @@ class _Typer:
                 "TASK_FIELD_UNKNOWN",
                 f"{ptr}/port",
                 f"the object has no field `{v.port}`",
+                subject=self._subject(ptr),
                 hint=f"did you mean `{close}`?"
                 if close
                 else ("its fields: " + ", ".join(f"`{n}`" for n in names) if names else "it declares no fields"),
@@ -913,6 +922,7 @@ class _Typer:
             "TASK_PREDICATE_TYPE",
             f"{ptr}/items/{i}",
             message,
+            subject=self._subject(ptr),
             hint=hint or "change the operand, or compare with a different predicate",
             related=self._slot_related(t.origin, "its type comes from here"),
         )

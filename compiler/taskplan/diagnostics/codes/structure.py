@@ -49,7 +49,10 @@ register(
             "kind must be absent, or empty as the strict wire form writes it (null, false, \"\", [], an empty "
             "object, or that field's default). Anything else is this error, at the key: for example `outputs`"
             " on a `sequence` task, whose exports belong in `body.outputs`. The task is then not type-checked"
-            " further (its ports are unknown); its child scopes still are."
+            " further (its ports are unknown); its child scopes still are. A task written without `kind` (an"
+            " operation task) whose fields of other kinds all belong to one kind, say `resultType`, had its"
+            " `kind` left out: that is one TASK_KIND_FIELD, at the first such field, with the hint to set"
+            " `kind: transform`, and its missing `operation` is not reported."
         ),
         wrong=(
             "version: 1\n"
