@@ -27,25 +27,12 @@ from taskplan.cli import main
 if str(Path(__file__).resolve().parent) not in sys.path:  # tests/, whatever pytest's import mode
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 from docblocks import fenced_block  # noqa: E402  (tests/ is on sys.path)
+from sample_plans import WEEKLY  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAN = ROOT / "examples" / "pr-review.taskplan.yaml"
 CATALOG = ROOT / "examples" / "catalog.yaml"
 SUGGESTED = re.compile(r"(?:recompile|compile) it with `([^`]*)`")
-
-WEEKLY = """\
-version: 1
-name: weekly-title
-root:
-  tasks:
-    - id: title
-      kind: value
-      objective: Choose the weekly report's title
-      outputs:
-        - {name: text, value: {kind: string, text: Weekly report}}
-  outputs:
-    - {name: title, value: {kind: output, source: title, port: text}}
-"""
 
 
 def run(*args: str):

@@ -12,23 +12,10 @@ from click.testing import CliRunner
 
 from taskplan.cli import main
 from taskplan.cli.gate import plan_for_workflow, plans_to_gate, workflow_path
+from sample_plans import WEEKLY
 
 ROOT = Path(__file__).resolve().parents[1]
 PR_REVIEW = (ROOT / "examples" / "pr-review.taskplan.yaml").read_text(encoding="utf-8")
-
-WEEKLY = """\
-version: 1
-name: weekly-title
-root:
-  tasks:
-    - id: title
-      kind: value
-      objective: Choose the weekly report's title
-      outputs:
-        - {name: text, value: {kind: string, text: Weekly report}}
-  outputs:
-    - {name: title, value: {kind: output, source: title, port: text}}
-"""
 
 
 def run(*args: str):

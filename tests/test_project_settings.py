@@ -17,22 +17,10 @@ from taskplan import api
 from taskplan.cli import main
 from taskplan.diagnostics import Severity
 from taskplan.diagnostics.registry import REGISTRY, CodeInfo
+from sample_plans import WEEKLY
 
 ROOT = Path(__file__).resolve().parents[1]
 
-WEEKLY = """\
-version: 1
-name: weekly-title
-root:
-  tasks:
-    - id: title
-      kind: value
-      objective: Choose the weekly report's title
-      outputs:
-        - {name: text, value: {kind: string, text: Weekly report}}
-  outputs:
-    - {name: title, value: {kind: output, source: title, port: text}}
-"""
 
 FOUR_TASKS = """\
 version: 1

@@ -3,24 +3,9 @@ choices, cascades; and the CheckedPlan it builds."""
 
 from __future__ import annotations
 
-from textwrap import dedent
-
 from taskplan.ir.checked import InputDecl, ScopeRole, TaskNode
 from taskplan.model.plan import InvalidTask, InvalidValue
-from test_scope_support import check, check_plan, load
-
-
-def plan(body: str) -> str:
-    return dedent(body).lstrip()
-
-
-def out(source: str, port: str = "out") -> str:
-    return f"{{kind: output, source: {source}, port: {port}}}"
-
-
-def val(task_id: str, value: str = '{kind: string, text: x}', extra: str = "") -> str:
-    """A value task in flow style with one output `out`."""
-    return f"{{id: {task_id}, kind: value, objective: O, outputs: [{{name: out, value: {value}}}]{extra}}}"
+from test_scope_support import check, check_plan, load, out, plan, val
 
 
 # ============================================================ visibility: same scope

@@ -5,21 +5,7 @@ mistake)."""
 
 from __future__ import annotations
 
-from textwrap import dedent
-
-from test_scope_support import check
-
-
-def plan(body: str) -> str:
-    return dedent(body).lstrip()
-
-
-def val(task_id: str, value: str = "{kind: string, text: x}", name: str = "out") -> str:
-    return f"{{id: {task_id}, kind: value, objective: O, outputs: [{{name: {name}, value: {value}}}]}}"
-
-
-def out(source: str, port: str = "out") -> str:
-    return f"{{kind: output, source: {source}, port: {port}}}"
+from test_scope_support import check, out, plan, val
 
 
 # ============================================================ the export chain

@@ -5,6 +5,7 @@ scope passes alone, so that each test sees exactly their diagnostics."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from textwrap import dedent
 
 from taskplan.diagnostics import Diagnostic, Diagnostics, Reporter
 from taskplan.ir.checked import CheckedPlan, IdentityTable
@@ -62,3 +63,19 @@ def check(text: str) -> Result:
 
 def codes(result: Result) -> list[str]:
     return [d.code for d in result.diagnostics]
+
+
+# ------------------------------------------------------------ plan text builders
+
+
+def plan(body: str) -> str:
+    return dedent(body).lstrip()
+
+
+def out(source: str, port: str = "out") -> str:
+    return f"{{kind: output, source: {source}, port: {port}}}"
+
+
+def val(task_id: str, value: str = "{kind: string, text: x}", extra: str = "", name: str = "out") -> str:
+    """A value task in flow style with one output (`out` unless named)."""
+    return f"{{id: {task_id}, kind: value, objective: O, outputs: [{{name: {name}, value: {value}}}]{extra}}}"

@@ -10,20 +10,7 @@ import dataclasses
 from taskplan import api
 from taskplan.config import Limits
 from taskplan.diagnostics import Severity
-
-WEEKLY = """\
-version: 1
-name: weekly-title
-root:
-  tasks:
-    - id: title
-      kind: value
-      objective: Choose the weekly report's title
-      outputs:
-        - {name: text, value: {kind: string, text: Weekly report}}
-  outputs:
-    - {name: title, value: {kind: output, source: title, port: text}}
-"""
+from sample_plans import WEEKLY
 
 
 def _sizes() -> tuple[int, int]:
