@@ -473,6 +473,8 @@ class CheckedPlan:
     resolutions: dict[str, Resolution] = field(default_factory=dict)
     """Reference pointer -> what it resolves to, for every `output`, `present`, `input`,
     `choice`, `item` and `index` value evaluated in a scope and every `dependsOn` entry."""
+    copy_scopes: dict[str, set[ScopeNode]] = field(default_factory=dict)
+    """Duplicated task ID -> the scopes holding a later copy of it."""
 
     # ---------------------------------------------------------------- lookups
 
@@ -490,6 +492,20 @@ class CheckedPlan:
 
     def resolution(self, pointer: str) -> Resolution | None:
         return self.resolutions.get(pointer)
+
+    def copy_visible(self, ident: str | None, scope: ScopeNode | None) -> bool:
+        """Whether a later copy of the duplicated `ident` sits in `scope` or above it: a
+        read of `ident` there plausibly means that copy, so nothing is reported about it
+        (the duplicate, reported, is the one mistake: decisions.md)."""
+        holders = self.copy_scopes.get(ident) if ident is not None else None
+        if not holders:
+            return False
+        c = scope
+        while c is not None:
+            if c in holders:
+                return True
+            c = c.parent
+        return False
 
     # ------------------------------------------------------------------ walks
 

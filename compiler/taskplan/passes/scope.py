@@ -142,8 +142,6 @@ class _ScopePass:
             IndexValue: self._on_index,
         }
         """Reference value class -> its handler (exact classes: the models are final)."""
-        self.copy_scopes: dict[str, set[ScopeNode]] = {}
-        """Duplicated task ID -> the scopes holding a later copy of it."""
         self.by_id = self.cp.by_id
         self.resolutions = self.cp.resolutions
 
@@ -190,7 +188,7 @@ class _ScopePass:
         if identity.copies:  # (else no task is a copy)
             for task in cp.tasks:
                 if task.duplicate and task.id is not None:
-                    self.copy_scopes.setdefault(task.id, set()).add(task.scope)
+                    cp.copy_scopes.setdefault(task.id, set()).add(task.scope)
         for ident, decl in identity.declarations.items():
             found = cp.by_pointer.get(decl.pointer)
             if found is not None and not isinstance(found, ScopeNode):
@@ -552,7 +550,7 @@ class _ScopePass:
                     continue
                 self.add_dep(task, target, ptr, explicit=True)
                 continue
-            if task.scope in self.copy_scopes.get(name, ()):
+            if task.scope in self.cp.copy_scopes.get(name, ()):
                 res.ok = False  # a later copy of a duplicated ID (reported) is meant: nothing more
                 continue
             res.ok = False
@@ -684,7 +682,7 @@ class _ScopePass:
                     self.add_dep(pos, target, ptr, explicit=False)
                 return
         res.ok = False
-        if self.copy_visible(source, scope):
+        if self.cp.copy_visible(source, scope):
             return  # the reader means a later copy of a duplicated ID (reported): nothing more
         rep = self.reporter
         src_ptr = f"{ptr}/source"
@@ -699,18 +697,6 @@ class _ScopePass:
             )
             return
         self.not_visible(target, res, reader, scope, src_ptr, subject)
-
-    def copy_visible(self, ident: str, scope: ScopeNode) -> bool:
-        """Whether a later copy of the duplicated `ident` sits in `scope` or above it."""
-        holders = self.copy_scopes.get(ident)
-        if not holders:
-            return False
-        c: ScopeNode | None = scope
-        while c is not None:
-            if c in holders:
-                return True
-            c = c.parent
-        return False
 
     def not_visible(
         self,

@@ -152,10 +152,6 @@ class _Typer:
         self._clean_calls: dict[tuple, tuple | bool] = {}
         """(operation reference, binding names) -> `_clean_call`'s finding."""
         self._bad_names = checked.identity.bad_names
-        self._copies = bool(checked.identity.copies)
-        """Whether some ID is duplicated (reads of it may mean a later copy: `_copy_visible`)."""
-        self._copy_scopes: dict[str | None, frozenset[ScopeNode]] = {}
-        """ID -> the scopes holding its later copies."""
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
 
@@ -745,7 +741,7 @@ class _Typer:
         tt = self.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
-        if self._copies and self._copy_visible(target.id, scope):
+        if self.cp.copy_scopes and self.cp.copy_visible(target.id, scope):
             return None  # it may mean the later copy: the duplicate (reported) is the one mistake
         port, ports = v.port, tt.ports
         if port is None:
@@ -754,26 +750,6 @@ class _Typer:
             return ports[port]
         self._unknown_output(target, tt, port, ptr)
         return None
-
-    def _copy_visible(self, ident: str | None, scope: ScopeNode | None) -> bool:
-        """Whether a later copy of the duplicated `ident` sits in `scope` or above it (the
-        scope pass's rule for reads of duplicated IDs, decisions.md): the reader
-        plausibly means that copy, so its read of the first declaration has an unknown
-        type and nothing about it is reported."""
-        holders = self._copy_scopes.get(ident)
-        if holders is None:
-            decl = self.cp.identity.declarations.get(ident) if ident is not None else None
-            by_pointer = self.cp.by_pointer
-            copies = (by_pointer.get(p) for p in (decl.copies if decl is not None else ()))
-            holders = self._copy_scopes[ident] = frozenset(n.scope for n in copies if isinstance(n, TaskNode))
-        if not holders:
-            return False
-        c = scope
-        while c is not None:
-            if c in holders:
-                return True
-            c = c.parent
-        return False
 
     def _input_read(self, v: InputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         target = self._target(ptr)
