@@ -21,7 +21,6 @@ from taskplan.source import pointer as jp
 NO_SUBJECT = {
     "PLAN_SYNTAX": "the reader's, before the tree exists (or located in a tree the parser gave up on)",
     "PLAN_LIMIT": "the reader's: the document is not read further",
-    "PLAN_DUPLICATE_KEY": "the reader's (taskplan.source.read), which has no plan structure",
 }
 """Codes reported without a subject, and why."""
 
@@ -154,6 +153,29 @@ root:
         ("TASK_PREDICATE_TYPE", "/root/tasks/1/outputs/2/value/items/1", {"task": "use", "port": "h"}),
         ("NAME_DUPLICATE", "/root/tasks/1/outputs/3/name", {"task": "use", "port": "h"}),
     ]
+
+
+def test_a_duplicated_key_names_its_task_though_the_reader_found_it(tmp_path):
+    """The reader reports a repeated key before the plan's structure exists; the API
+    gives it the subject of its place once the tree is whole (here the task's `id`
+    comes after the repeat, so it was not known when the reader reported)."""
+    got = _check(
+        tmp_path,
+        """\
+version: 1
+root:
+  tasks:
+    - kind: value
+      objective: Say hi
+      objective: Say hello
+      id: greet
+      outputs:
+        - {name: text, value: {kind: string, text: hi}}
+  outputs:
+    - {name: text, value: {kind: output, source: greet, port: text}}
+""",
+    )
+    assert got == [("PLAN_DUPLICATE_KEY", "/root/tasks/0/objective", {"task": "greet"})]
 
 
 def test_an_unknown_port_names_the_reader_not_the_producer(tmp_path):

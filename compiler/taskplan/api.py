@@ -279,14 +279,17 @@ class _Pipeline:
 
     def _run(self) -> None:
         # Imported here so that importing the API (and `taskplan --version`) stays cheap.
-        from taskplan.passes import identity, scope, shape, structure, types, usage
+        from taskplan.passes import identity, scope, shape, structure, subjects, types, usage
         from taskplan.source.read import read_document
 
         self.stage = "read"
+        read_from = len(self.sink)
         document = read_document(self.data, self.path, self.sink, limits=self.limits)
         self.result.documents[self.path] = document
         if not document.ok:
             return
+        if len(self.sink) > read_from:  # the reader's findings (duplicate keys) get their subjects
+            self.sink.amend(read_from, lambda d: subjects.with_subject(d, document.tree))
         reporter = Reporter(document, self.sink)
 
         self.stage = "shape"

@@ -3,7 +3,7 @@ Diagnostics collection sorts and deduplicates them deterministically."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from taskplan.diagnostics.diagnostic import Diagnostic, Location, Related, Severity
@@ -28,6 +28,14 @@ class Diagnostics:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def amend(self, start: int, amend: Callable[[Diagnostic], Diagnostic]) -> None:
+        """Rewrite the diagnostics added since `start` (the first `start` are kept): for a
+        later pass that knows what an earlier one could not (the reader reports before
+        the plan's structure exists)."""
+        items = self._items
+        for i in range(start, len(items)):
+            items[i] = amend(items[i])
 
     @property
     def has_errors(self) -> bool:

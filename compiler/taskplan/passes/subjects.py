@@ -19,8 +19,10 @@ task, a name of a list); O(pointer depth), and only when a diagnostic is reporte
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from taskplan.diagnostics import Diagnostic
 from taskplan.source import pointer as jp
 
 _TASK_LISTS = frozenset(("tasks", "always"))
@@ -67,3 +69,12 @@ def subject_at(tree: Any, pointer: str) -> dict[str, str]:
 
 
 __all__ = ["subject_at"]
+
+
+def with_subject(diagnostic: Diagnostic, tree: Any) -> Diagnostic:
+    """`diagnostic` with the subject of its place when it has none: for the reader's
+    findings (a duplicated key inside a task), reported before the tree was whole."""
+    if diagnostic.subject:
+        return diagnostic
+    subject = subject_at(tree, diagnostic.location.pointer)
+    return replace(diagnostic, subject=tuple(subject.items())) if subject else diagnostic
