@@ -8,11 +8,14 @@ for one or more source trees, and prints both and their ratio.
 
 Each count is a difference of two runs of one process (set-up only; set-up then the measured
 part), with PYTHONHASHSEED=0 so that both runs do the same work. Instructions are not time:
-emit_yaml and the readers spend their time in C string code that retires more instructions
-per cycle than the interpreter does, so the time ratio compile / floor comes out about 1.2x
-the instruction ratio on this machine (docs/performance.md). Use it to compare trees.
+the floor is C string code and one tight loop over data it reads in order, compile is the
+interpreter chasing pointers through hundreds of thousands of objects and many functions,
+and so misses the L1 caches several times as often per instruction; the time ratio compile /
+floor comes out 1.2-1.3x the instruction ratio on this machine. `--cache` measures those
+misses (cachegrind's cache simulation; slower) (docs/performance.md). Use it to compare trees.
 
     python benchmarks/instructions.py --n 2000 --tree /tmp/base/compiler --tree compiler
+    python benchmarks/instructions.py --n 4000 --cache
 
 A tree is a directory that contains the `taskplan` package (a `git archive` snapshot's
 `compiler/`). Needs valgrind; each tree takes 4-6 minutes (mostly imports and the catalog
@@ -60,30 +63,41 @@ elif {mode!r} == "floor":
 
 _COLLECTED = re.compile(rb"Collected : (\d+)")
 
+# cachegrind's summary lines (valgrind 3.19): "I   refs:  5,795,047,269", "D1  misses: ..."
+_CACHE_EVENTS = {"instructions": rb"I\s+refs", "I1 misses": rb"I1\s+misses", "D1 misses": rb"D1\s+misses",
+                 "LL misses": rb"LL\s+misses"}
 
-def count(tree: Path, n: int, mode: str, catalog: Path) -> int:
-    """Instructions of one whole process (`mode`: setup, compile or floor) under callgrind."""
+
+def count(tree: Path, n: int, mode: str, catalog: Path, cache: bool = False) -> dict[str, int]:
+    """Events of one whole process (`mode`: setup, compile or floor): its instructions
+    under callgrind, or with `cache` its instructions and cache misses under cachegrind's
+    simulation of this machine's caches (32 KiB L1 per core, the 32 MiB L3 as last level)."""
     code = _CHILD.format(here=str(HERE), catalog=str(catalog), n=n, mode=mode)
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(tree))
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
-        env=env, capture_output=True, check=False,
-    )
-    found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise SystemExit(f"callgrind run failed ({tree}, {mode}):\n{done.stderr.decode(errors='replace')[-2000:]}")
-    return int(found.group(1))
+    tool = (["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=/dev/null",
+             "--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64"] if cache
+            else ["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+    done = subprocess.run(["valgrind", *tool, sys.executable, "-c", code], env=env, capture_output=True, check=False)
+    patterns = _CACHE_EVENTS if cache else {"instructions": _COLLECTED}
+    found = {name: re.search(pattern + rb":?\s+([\d,]+)", done.stderr) for name, pattern in patterns.items()}
+    if done.returncode != 0 or None in found.values():
+        raise SystemExit(f"valgrind run failed ({tree}, {mode}):\n{done.stderr.decode(errors='replace')[-2000:]}")
+    return {name: int(m.group(1).replace(b",", b"")) for name, m in found.items()}
 
 
-def measure(tree: Path, n: int, catalog: Path) -> dict[str, int]:
-    setup, compiled, floor = (count(tree, n, mode, catalog) for mode in ("setup", "compile", "floor"))
-    return {"compile": compiled - setup, "floor": floor - setup}
+def measure(tree: Path, n: int, catalog: Path, cache: bool = False) -> dict[str, dict[str, int]]:
+    setup, compiled, floor = (count(tree, n, mode, catalog, cache) for mode in ("setup", "compile", "floor"))
+    return {"compile": {k: v - setup[k] for k, v in compiled.items()},
+            "floor": {k: v - setup[k] for k, v in floor.items()}}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2000, help="tasks in the generated plan (default 2,000)")
     parser.add_argument("--tree", action="append", type=Path, help="a directory holding the taskplan package (repeatable; default: this checkout's compiler/)")
+    parser.add_argument("--cache", action="store_true",
+                        help="also simulate the caches (cachegrind): L1 instruction and data misses and last-level misses, "
+                             "what makes the time ratio larger than the instruction ratio")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("instructions.py needs valgrind (apt install valgrind)", file=sys.stderr)
@@ -100,11 +114,20 @@ def main(argv: list[str] | None = None) -> int:
         catalog_path = Path(tmp) / "catalog.json"
         catalog_path.write_text(json.dumps(catalog(500)))
         with ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(lambda t: measure(t, args.n, catalog_path), trees))
-    print(f"instructions (callgrind, PYTHONHASHSEED=0), plan of {args.n:,} tasks over 500 operations")
-    print(f"{'tree':<50}{'compile':>16}{'floor':>16}{'ratio':>8}")
-    for tree, r in zip(trees, results):
-        print(f"{str(tree)[-50:]:<50}{r['compile']:>16,}{r['floor']:>16,}{r['compile'] / r['floor']:>8.2f}")
+            results = list(pool.map(lambda t: measure(t, args.n, catalog_path, args.cache), trees))
+    tool = "cachegrind, simulated caches" if args.cache else "callgrind"
+    print(f"instructions ({tool}, PYTHONHASHSEED=0), plan of {args.n:,} tasks over 500 operations")
+    events = list(results[0]["compile"])
+    for event in events:
+        print(f"{event:<14}{'tree':<46}{'compile':>16}{'floor':>16}{'ratio':>8}")
+        for tree, r in zip(trees, results):
+            c, f = r["compile"][event], r["floor"][event]
+            print(f"{'':<14}{str(tree)[-46:]:<46}{c:>16,}{f:>16,}{c / f:>8.2f}")
+    if args.cache:
+        for tree, r in zip(trees, results):
+            per = {side: {e: 1000 * r[side][e] / r[side]["instructions"] for e in events[1:]} for side in r}
+            print(f"per 1,000 instructions ({str(tree)[-40:]}): " + "; ".join(
+                f"{e} {per['compile'][e]:.2f} compile, {per['floor'][e]:.2f} floor" for e in events[1:]))
     return 0
 
 
