@@ -134,7 +134,7 @@ def test_cleanup_is_guarded_by_the_presence_of_what_it_reads():
     data = YAML(typ="safe").load(api.compile_plan(PLAN, catalogs=[CATALOG], auto=True).yaml)
     cleanup = data["workflows"]["main"]["finally"]
     assert [s["id"] for s in cleanup] == ["drop_scratch"]
-    assert cleanup[0]["when"] == "${present(data.steps.scratch.result)}"
+    assert cleanup[0]["when"] == "${present(data.steps.scratch)}"  # its record: a null result is a result
 
 
 GUARD_PLAN = """
@@ -177,9 +177,54 @@ def test_a_cleanup_guard_tests_merge_and_collect_steps_by_their_record(tmp_path)
     assert result.exit_code == 0, [d.message for d in result.diagnostics]
     cleanup = YAML(typ="safe").load(result.yaml)["workflows"]["main"]["finally"]
     assert cleanup[0]["when"] == (
-        '${present(data.steps.pick.outputs) and present(data.steps["__pick.merge.label"])'
-        ' and present(data.steps.each.results) and present(data.steps["__each.collect.x"])}'
+        '${present(data.steps.pick) and present(data.steps["__pick.merge.label"])'
+        ' and present(data.steps.each) and present(data.steps["__each.collect.x"])}'
     )
+
+
+NULL_RESULT_PLAN = """
+version: 1
+name: null-result
+root:
+  tasks:
+    - id: note
+      kind: value
+      objective: A value that may well be null
+      outputs: [{name: text, value: {kind: null}}]
+    - id: inner
+      kind: sequence
+      objective: A child scope whose cleanup reads the enclosing scope's value
+      body:
+        tasks:
+          - {id: step, kind: value, objective: Work, outputs: [{name: v, value: {kind: string, text: w}}]}
+        always:
+          - id: inner_report
+            kind: value
+            objective: Report the note from inside
+            outputs: [{name: n, value: {kind: output, source: note, port: text}}]
+  always:
+    - id: report
+      kind: value
+      objective: Report the note, null or not
+      outputs: [{name: n, value: {kind: output, source: note, port: text}}]
+"""
+
+
+def test_a_cleanup_runs_after_a_producer_whose_result_is_null(tmp_path):
+    """taskplan.md: cleanup runs once every producer it reads "has produced a result"; a
+    null result is one (unlike the `present` value, "a non-null result"). So the guard
+    tests the producer's step record, not `present(...value)`, which a null makes false.
+    In the child scope the note arrives as a workflow input, bound whenever the child
+    runs: no guard at all (a `present(data.inputs...)` would skip on a null note)."""
+    path = tmp_path / "p.taskplan.yaml"
+    path.write_text(NULL_RESULT_PLAN)
+    result = api.compile_plan(str(path), catalogs=[CATALOG], auto=True)
+    assert result.exit_code == 0, [d.message for d in result.diagnostics]
+    workflows = YAML(typ="safe").load(result.yaml)["workflows"]
+    assert workflows["main"]["finally"][0]["when"] == "${present(data.steps.note)}"
+    (child,) = [wf for name, wf in workflows.items() if name != "main"]
+    assert [s["id"] for s in child["finally"]] == ["inner_report"]
+    assert "when" not in child["finally"][0]
 
 
 ADVERSARIAL = [

@@ -566,21 +566,24 @@ class _Lowerer:
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
         """A cleanup task runs only when every producer it reads has produced a result:
         the producer's own step, and for a foreach or a conditional the `collect` or
-        `merge` steps its ports are read from. Those are tested by their record: a merged
-        port that is null is still a result (the conditional ran and chose it)."""
+        `merge` steps its ports are read from. Each is tested by its record, never by a
+        field of it: a result that is null is still a result (an operation that answered
+        null, a conditional that chose a null side), and the cleanup must run. A producer
+        of an enclosing scope needs no guard: its value is one of this workflow's inputs,
+        bound whenever the workflow runs (the call that runs it comes after the producer)."""
         parts: list[str] = []
         resolutions = self.cp.resolutions
         for d in t.deps.values():
             # Only reads of a value are guarded: `present(X)` reads nothing that could be
             # missing, and guarding it by X's presence would make it always true (a cleanup
             # that reports "X failed" could never run).
-            if not d.reads or not any(
+            if d.task.scope is not scope or not d.reads or not any(
                 r is not None and r.kind == REF_OUTPUT for r in map(resolutions.get, d.pointers)
             ):
                 continue
-            refs = [self._presence(d.task, scope)]
+            refs = [step_record(d.task.id)]
             cls = model_class(d.task.model)
-            if d.task.scope is scope and (cls is ForeachTask or cls is ConditionalTask):
+            if cls is ForeachTask or cls is ConditionalTask:
                 for ptr in d.pointers:
                     r = self.cp.resolutions.get(ptr)
                     if r is None or r.kind != "output":
