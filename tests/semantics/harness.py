@@ -209,3 +209,15 @@ def fixture_cases() -> list[Case]:
 def example_cases() -> list[Case]:
     return [Case("examples-pr-review", (ROOT / "examples/pr-review.taskplan.yaml").read_bytes(),
                  "examples/pr-review.taskplan.yaml", ("examples/catalog.yaml",))]
+
+
+ORACLE_CATALOG = "tests/semantics/oracle.catalog.yaml"
+
+
+def targeted_cases() -> list[Case]:
+    """The oracle's own plans (tests/semantics/plans/), over its own catalog."""
+    out = []
+    for path in sorted((ROOT / "tests/semantics/plans").glob("*.taskplan.yaml")):
+        display = path.relative_to(ROOT).as_posix()
+        out.append(Case(path.name.split(".")[0], path.read_bytes(), display, (ORACLE_CATALOG,)))
+    return out
