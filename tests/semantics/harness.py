@@ -221,3 +221,21 @@ def targeted_cases() -> list[Case]:
         display = path.relative_to(ROOT).as_posix()
         out.append(Case(path.name.split(".")[0], path.read_bytes(), display, (ORACLE_CATALOG,)))
     return out
+
+
+def compare_if_clean(text: bytes, display: str, catalogs: tuple[str, ...], *, max_failures: int = 3) -> list[Report] | None:
+    """The comparison of a plan that checks and compiles clean (None otherwise: a mutant
+    that no longer checks, or a choice without a recommendation)."""
+    from taskplan.api import compile_plan
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_plan(display, catalogs=list(catalogs), text=text, auto=True)
+    finally:
+        os.chdir(cwd)
+    if result.yaml is None:
+        return None
+    case = Case("generated", text, display, catalogs)
+    compiled = compile_case(case)
+    return [run_pair(compiled, s) for s in scenarios(compiled, max_failures=max_failures)]
