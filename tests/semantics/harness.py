@@ -155,10 +155,15 @@ class Report:
     wf_side: Outcome | None = None
 
 
-def run_pair(compiled: Compiled, scenario: Scenario, workflow: dict | None = None) -> Report:
+KNOWN = frozenset({"null-result-guard", "object-field-default"})
+"""The findings (tests/test_semantics.py, each pinned by an xfail test) on which the broad
+comparisons take the compiler's reading: each would otherwise fail them all again."""
+
+
+def run_pair(compiled: Compiled, scenario: Scenario, workflow: dict | None = None, tolerate: frozenset = KNOWN) -> Report:
     case = compiled.case
     inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt)
-    a = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs)
+    a = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs, tolerate)
     b = execute(workflow or compiled.workflow, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs,
                 compiled.plan)
     return Report(case.name, scenario.label(), differences(a, b, not concurrent(compiled.plan)), a, b)
@@ -174,7 +179,7 @@ def scenarios(compiled: Compiled, max_failures: int = 8) -> list[Scenario]:
     ]
     probe = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, StubConfig(salt="a")),
                       compiled.case.inputs if compiled.case.inputs is not None
-                      else plan_inputs(compiled.plan, False, "a"))
+                      else plan_inputs(compiled.plan, False, "a"), KNOWN)
     counts = Counter(c[1] for c in probe.calls if c[0] == "op")
     failing = []
     for key, n in counts.items():

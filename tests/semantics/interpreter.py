@@ -14,6 +14,10 @@ Conventions where the spec fixes nothing, shared with the executor
 - a failing cleanup task does not stop the later cleanup tasks; the scope then
   fails;
 - predicates evaluate all their operands (no short circuit);
+- a cleanup guard waits for every producer the cleanup task reads to have
+  "produced a result" (taskplan.md, Scopes): to have run to completion. A
+  nullable operation that answered null has produced a result (null); `present`
+  is the test for a non-null one (see finding 1 in tests/test_semantics.py);
 - `json` is `canonical_json` (keys sorted, no spaces).
 """
 
@@ -143,8 +147,12 @@ class Outcome:
 
 
 class Interpreter:
-    def __init__(self, plan: dict, catalog: CatalogIndex, stubs: Stubs):
+    def __init__(self, plan: dict, catalog: CatalogIndex, stubs: Stubs, tolerate: frozenset = frozenset()):
         self.plan = plan
+        self.tolerate = tolerate
+        """Names of known findings (tests/test_semantics.py) where the interpreter takes the
+        compiler's reading, so that the broad comparisons stay green while the finding's own
+        xfail test pins the spec's reading."""
         self.catalog = catalog
         self.stubs = stubs
         self.groups = {g["id"]: g for g in _list(plan, "groups")}
@@ -183,7 +191,7 @@ class Interpreter:
         for decl in _list(self.plan, "inputs"):
             name = decl["name"]
             if name in inputs:
-                bound[name] = norm(inputs[name])
+                bound[name] = self.defaults(norm(inputs[name]), decl["type"])
             elif decl.get("default") is not None:
                 bound[name] = self.literal(decl["default"])
             elif _get(decl, "required", True):
@@ -255,7 +263,7 @@ class Interpreter:
         own = {t["id"] for t in _list(scope, "tasks")}
         for task in self.topo(_list(scope, "always")):
             producers = self.reads(task, present=False) & own
-            if all(env.results.get(p) is not None for p in producers):
+            if all(self._produced(p, env) for p in producers):
                 try:
                     self.task(task, env)
                     self.cleanups.append((task["id"], "ran"))
@@ -267,6 +275,34 @@ class Interpreter:
         if error is not None:
             raise error
         return outputs
+
+    def defaults(self, value: Any, t: dict) -> Any:
+        """A bound input with the defaults of its type's optional object fields filled in
+        where the caller left them out (docs/diagnostics.md, TASK_DEFAULT_INVALID: a
+        default "of an optional field inside an object type stands in for a value the
+        caller left out"). Not done when "object-field-default" (finding 2) is tolerated."""
+        if "object-field-default" in self.tolerate:
+            return value
+        kind = _get(t, "kind", "any")
+        if kind == "object" and isinstance(value, dict):
+            out = dict(value)
+            for f in _list(t, "fields"):
+                if f["name"] in out:
+                    out[f["name"]] = self.defaults(out[f["name"]], f["type"])
+                elif f.get("default") is not None:
+                    out[f["name"]] = self.literal(f["default"])
+            return out
+        if kind == "array" and isinstance(value, list):
+            return [self.defaults(v, t["items"]) for v in value]
+        return value
+
+    def _produced(self, producer: str, env: Env) -> bool:
+        """Whether a producer of a cleanup task has produced a result: run to completion
+        (with `tolerate` holding "null-result-guard", the compiler's reading of finding 1:
+        and given a non-null result)."""
+        if producer not in env.results:
+            return False
+        return env.results[producer] is not None or "null-result-guard" not in self.tolerate
 
     # -------------------------------------------------------------- tasks
 
@@ -329,7 +365,7 @@ class Interpreter:
             for decl in _list(group, "inputs"):
                 name = decl["name"]
                 if name in given:
-                    bound[name] = given[name]
+                    bound[name] = self.defaults(given[name], decl["type"])
                 elif decl.get("default") is not None:
                     bound[name] = self.literal(decl["default"])
                 else:
@@ -415,5 +451,5 @@ class Interpreter:
         raise OracleBug(f"value kind {kind}")
 
 
-def interpret(plan: dict, catalog: CatalogIndex, stubs: Stubs, inputs: dict) -> Outcome:
-    return Interpreter(plan, catalog, stubs).run(inputs)
+def interpret(plan: dict, catalog: CatalogIndex, stubs: Stubs, inputs: dict, tolerate: frozenset = frozenset()) -> Outcome:
+    return Interpreter(plan, catalog, stubs, tolerate).run(inputs)
