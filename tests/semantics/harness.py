@@ -1,0 +1,246 @@
+"""The comparison: a plan run by the interpreter, its compiled workflow run by the
+executor, on the same inputs and the same stub configuration; their observable
+traces must agree."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .common import OracleBug, canonical_json, digest, equal, load_text
+from .executor import execute
+from .interpreter import Outcome, interpret
+from .stubs import CatalogIndex, StubConfig, Stubs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Case:
+    name: str
+    text: bytes
+    display: str                    # ends in .json or .yaml: how the text is read
+    catalogs: tuple[str, ...] = ()  # relative to ROOT
+    inputs: dict | None = None      # given inputs (else generated from the plan's types)
+
+
+@dataclass
+class Compiled:
+    case: Case
+    plan: dict
+    workflow: dict
+    catalog: CatalogIndex
+    yaml: str
+
+
+def compile_case(case: Case) -> Compiled:
+    from taskplan.api import compile_plan
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_plan(case.display, catalogs=list(case.catalogs), text=case.text, auto=True)
+    finally:
+        os.chdir(cwd)
+    if result.yaml is None:
+        raise OracleBug(f"{case.name} does not compile: "
+                        + "; ".join(f"{d.code} {d.location.pointer}: {d.message}" for d in result.diagnostics))
+    plan = load_text(case.text, json_text=case.display.endswith(".json"))
+    return Compiled(case, plan, load_text(result.yaml), CatalogIndex.from_paths([ROOT / c for c in case.catalogs]),
+                    result.yaml)
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def value_of_type(t: dict, seed: Any, sparse: bool) -> Any:
+    """A value of a TaskType: full (every optional field, nothing null) or sparse
+    (nullable slots null, optional object fields left out by hash)."""
+    kind = t.get("kind") or "any"
+    h = digest(seed, sparse)
+    if t.get("nullable") and sparse:
+        return None
+    if kind == "string":
+        if t.get("enum"):
+            return t["enum"][h % len(t["enum"])]
+        return f"in-{h % 16**6:06x}"
+    if kind == "integer":
+        return h % 50
+    if kind == "number":
+        return (h % 400) / 8
+    if kind == "boolean":
+        return bool(h % 2)
+    if kind == "array":
+        n = (h % 4) if sparse else 2
+        return [value_of_type(t["items"], [seed, i], sparse) for i in range(n)]
+    if kind == "object":
+        out = {}
+        for f in t.get("fields") or []:
+            if sparse and f.get("required") is False and digest(seed, f["name"]) % 2:
+                continue
+            out[f["name"]] = value_of_type(f["type"], [seed, f["name"]], sparse)
+        return out
+    return {"opaque": f"in-{h % 16**6:06x}"}
+
+
+def plan_inputs(plan: dict, sparse: bool, salt: str) -> dict:
+    out = {}
+    for decl in plan.get("inputs") or []:
+        optional = decl.get("required") is False
+        if sparse and optional:
+            continue  # its default applies
+        out[decl["name"]] = value_of_type(decl["type"], [salt, decl["name"]], sparse)
+    return out
+
+
+# ------------------------------------------------------------------ comparing
+
+
+def concurrent(plan: dict) -> bool:
+    """Whether the plan has a construct whose order the spec leaves open."""
+    found = False
+
+    def walk(n: Any) -> None:
+        nonlocal found
+        if isinstance(n, dict):
+            if n.get("kind") == "parallel" and "branches" in n:
+                found = True
+            if n.get("kind") == "foreach" and n.get("parallel") is True:
+                found = True
+            for v in n.values():
+                walk(v)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v)
+
+    walk(plan)
+    return found
+
+
+def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool) -> list[str]:
+    out = []
+    if plan_side.ok != wf_side.ok:
+        out.append(f"success: plan {plan_side.ok} ({plan_side.error}), workflow {wf_side.ok} ({wf_side.error})")
+    elif plan_side.ok and not equal(plan_side.outputs, wf_side.outputs):
+        out.append(f"outputs: plan {canonical_json(plan_side.outputs)}\n   workflow {canonical_json(wf_side.outputs)}")
+    for what, a, b in (("calls", plan_side.calls, wf_side.calls), ("cleanup", plan_side.cleanups, wf_side.cleanups)):
+        if Counter(a) != Counter(b):
+            extra_plan = list((Counter(a) - Counter(b)).elements())
+            extra_wf = list((Counter(b) - Counter(a)).elements())
+            out.append(f"{what}: only in the plan's run {extra_plan[:4]}, only in the workflow's {extra_wf[:4]}")
+        elif ordered and a != b:
+            first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+            out.append(f"{what} order: at #{first} the plan's run has {a[first]}, the workflow's {b[first]}")
+    return out
+
+
+@dataclass
+class Scenario:
+    config: StubConfig
+    sparse: bool = False
+
+    def label(self) -> str:
+        return self.config.label() + (",sparse-inputs" if self.sparse else "")
+
+
+@dataclass
+class Report:
+    case: str
+    scenario: str
+    diffs: list[str]
+    plan_side: Outcome | None = None
+    wf_side: Outcome | None = None
+
+
+KNOWN = frozenset({"null-result-guard", "object-field-default"})
+"""The findings (tests/test_semantics.py, each pinned by an xfail test) on which the broad
+comparisons take the compiler's reading: each would otherwise fail them all again."""
+
+
+def run_pair(compiled: Compiled, scenario: Scenario, workflow: dict | None = None, tolerate: frozenset = KNOWN) -> Report:
+    case = compiled.case
+    inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt)
+    a = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs, tolerate)
+    b = execute(workflow or compiled.workflow, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs,
+                compiled.plan)
+    return Report(case.name, scenario.label(), differences(a, b, not concurrent(compiled.plan)), a, b)
+
+
+def scenarios(compiled: Compiled, max_failures: int = 8) -> list[Scenario]:
+    base = [
+        Scenario(StubConfig(salt="a")),
+        Scenario(StubConfig(salt="b", nulls="mixed", omit_optional="mixed"), sparse=True),
+        Scenario(StubConfig(salt="c", nulls="all", omit_optional="all"), sparse=True),
+        Scenario(StubConfig(salt="d", nulls="all"), sparse=False),
+        Scenario(StubConfig(salt="e"), sparse=True),
+    ]
+    probe = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, StubConfig(salt="a")),
+                      compiled.case.inputs if compiled.case.inputs is not None
+                      else plan_inputs(compiled.plan, False, "a"), KNOWN)
+    counts = Counter(c[1] for c in probe.calls if c[0] == "op")
+    failing = []
+    for key, n in counts.items():
+        failing.append(Scenario(StubConfig(salt="a", fail_op=key, fail_at=1)))
+        if n > 1:
+            failing.append(Scenario(StubConfig(salt="a", fail_op=key, fail_at=n)))
+    llm = sum(1 for c in probe.calls if c[0] == "llm")
+    if llm:
+        failing.append(Scenario(StubConfig(salt="a", fail_llm_at=1)))
+        failing.append(Scenario(StubConfig(salt="a", invalid_llm_at=llm)))
+    return base + failing[:max_failures]
+
+
+def compare_case(case: Case, extra: Callable[[Compiled], list[Scenario]] | None = None) -> list[Report]:
+    compiled = compile_case(case)
+    return [run_pair(compiled, s) for s in scenarios(compiled) + (extra(compiled) if extra else [])]
+
+
+# ------------------------------------------------------------------ the inputs of the suite
+
+
+def fixture_cases() -> list[Case]:
+    manifest = load_text((ROOT / "fixtures/valid/manifest.yaml").read_bytes())
+    out = []
+    for entry in manifest["cases"]:
+        path = f"fixtures/valid/{entry['plan']}"
+        out.append(Case(entry["plan"].split(".")[0], (ROOT / path).read_bytes(), path,
+                        tuple(f"fixtures/catalogs/{c}" for c in entry.get("catalogs", []))))
+    return out
+
+
+def example_cases() -> list[Case]:
+    return [Case("examples-pr-review", (ROOT / "examples/pr-review.taskplan.yaml").read_bytes(),
+                 "examples/pr-review.taskplan.yaml", ("examples/catalog.yaml",))]
+
+
+ORACLE_CATALOG = "tests/semantics/oracle.catalog.yaml"
+
+
+def targeted_cases() -> list[Case]:
+    """The oracle's own plans (tests/semantics/plans/), over its own catalog."""
+    out = []
+    for path in sorted((ROOT / "tests/semantics/plans").glob("*.taskplan.yaml")):
+        display = path.relative_to(ROOT).as_posix()
+        out.append(Case(path.name.split(".")[0], path.read_bytes(), display, (ORACLE_CATALOG,)))
+    return out
+
+
+def compare_if_clean(text: bytes, display: str, catalogs: tuple[str, ...], *, max_failures: int = 3) -> list[Report] | None:
+    """The comparison of a plan that checks and compiles clean (None otherwise: a mutant
+    that no longer checks, or a choice without a recommendation)."""
+    from taskplan.api import compile_plan
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_plan(display, catalogs=list(catalogs), text=text, auto=True)
+    finally:
+        os.chdir(cwd)
+    if result.yaml is None:
+        return None
+    case = Case("generated", text, display, catalogs)
+    compiled = compile_case(case)
+    return [run_pair(compiled, s) for s in scenarios(compiled, max_failures=max_failures)]

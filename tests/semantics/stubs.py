@@ -1,0 +1,271 @@
+"""The deterministic stubs both sides call: catalog operations and the model.
+
+An operation's answer is a pure function of (operation, request, salt): a value
+generated from the operation's output JSON Schema (objects with their
+properties, arrays of 0-3 items, strings that carry a hash of the request, so
+that a request wired differently gives different data downstream). The model's
+answer is a pure function of (objective, named inputs, salt), generated from the
+transform's result schema. Failure and null injection are settings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .common import Failure, OracleBug, canonical_json, digest, load_text, norm
+
+
+# ------------------------------------------------------------------ catalog
+
+
+@dataclass
+class Operation:
+    key: str            # `id`, or `id@version` when the operation declares a version
+    id: str
+    version: str | None
+    executor: str
+    config: dict
+    fixed: dict
+    input: dict
+    output: Any         # a JSON Schema, or None (opaque)
+
+
+class CatalogIndex:
+    """The catalogs' operations, read from their raw files (not the compiler's loader)."""
+
+    def __init__(self, trees: list[Any]):
+        self.ops: dict[str, Operation] = {}
+        self.by_id: dict[str, list[Operation]] = {}
+        for tree in trees:
+            for source in tree.get("sources") or []:
+                for op in source.get("operations") or []:
+                    executor = op.get("executor") or "operation.call"
+                    if isinstance(executor, str):
+                        etype, config = executor, {}
+                    else:
+                        etype, config = executor.get("type") or "operation.call", dict(executor.get("config") or {})
+                    version = op.get("version")
+                    version = None if version is None else str(version)
+                    key = op["id"] if version is None else f"{op['id']}@{version}"
+                    entry = Operation(key, op["id"], version, etype, config, dict(op.get("fixed") or {}),
+                                      op.get("input") or {}, op.get("output"))
+                    self.ops[key] = entry
+                    self.by_id.setdefault(op["id"], []).append(entry)
+
+    @classmethod
+    def from_paths(cls, paths: list[Path | str]) -> "CatalogIndex":
+        return cls([load_text(Path(p).read_bytes(), json_text=str(p).endswith(".json")) for p in paths])
+
+    def resolve(self, ref: str) -> Operation:
+        """The operation a plan's `operation` field names (`ID` or `ID@version`)."""
+        if "@" in ref:
+            op_id, version = ref.rsplit("@", 1)
+            for op in self.by_id.get(op_id, []):
+                if op.version == version:
+                    return op
+            raise OracleBug(f"no operation {ref}")
+        found = self.by_id.get(ref, [])
+        if len(found) != 1:
+            raise OracleBug(f"operation {ref} is unknown or ambiguous")
+        return found[0]
+
+    def by_executor(self, step_type: str, config: dict) -> list[Operation]:
+        """The operations a workflow step of this executor type and config may call:
+        the config must be the catalog's, as it is (an `operation.call` names its
+        operation in `operation` when the catalog does not)."""
+        found = []
+        want = canonical_json(config)
+        for op in self.ops.values():
+            if op.executor != step_type:
+                continue
+            candidates = [dict(op.config)]
+            if op.executor == "operation.call" and "operation" not in op.config:
+                candidates = [{**op.config, "operation": op.key}, {**op.config, "operation": op.id}]
+            if any(canonical_json(c) == want for c in candidates):
+                found.append(op)
+        return found
+
+
+# ------------------------------------------------------------------ values from schemas
+
+
+def _resolve(schema: Any, root: Any) -> Any:
+    seen = 0
+    while isinstance(schema, dict) and "$ref" in schema and isinstance(schema["$ref"], str):
+        ref = schema["$ref"]
+        if not ref.startswith("#"):
+            raise OracleBug(f"non-local $ref {ref}")
+        node = root
+        for part in [p for p in ref[1:].split("/") if p]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**node, **rest} if isinstance(node, dict) else node
+        seen += 1
+        if seen > 50:
+            raise OracleBug("recursive $ref")
+    return schema
+
+
+@dataclass
+class StubConfig:
+    """One configuration of the stubs (the same for both sides of a comparison)."""
+
+    salt: str = "a"
+    nulls: str = "none"
+    """Nullable slots of generated data: `none` (never null), `all`, `mixed` (by hash)."""
+    omit_optional: str = "none"
+    """Non-required object properties: `none` (always present), `all` omitted, `mixed`."""
+    fail_op: str | None = None
+    """An operation key that fails..."""
+    fail_at: int = 1
+    """... on its k-th call (1-based)."""
+    fail_llm_at: int | None = None
+    """The k-th model call fails."""
+    invalid_llm_at: int | None = None
+    """The k-th model call answers something that does not fit the schema."""
+
+    def label(self) -> str:
+        parts = [f"salt={self.salt}"]
+        if self.nulls != "none":
+            parts.append(f"nulls={self.nulls}")
+        if self.omit_optional != "none":
+            parts.append(f"omit={self.omit_optional}")
+        if self.fail_op:
+            parts.append(f"fail={self.fail_op}#{self.fail_at}")
+        if self.fail_llm_at:
+            parts.append(f"llmfail#{self.fail_llm_at}")
+        if self.invalid_llm_at:
+            parts.append(f"llminvalid#{self.invalid_llm_at}")
+        return ",".join(parts)
+
+
+class Generator:
+    """Values from JSON Schemas, as a pure function of (seed, path): the order in
+    which properties are listed does not change any value."""
+
+    def __init__(self, config: StubConfig):
+        self.config = config
+
+    def _pick(self, mode: str, seed: Any, path: tuple, what: str) -> bool:
+        if mode == "all":
+            return True
+        if mode == "mixed":
+            return digest(self.config.salt, what, seed, list(path)) % 2 == 0
+        return False
+
+    def value(self, schema: Any, root: Any, seed: Any, path: tuple = ()) -> Any:
+        schema = _resolve(schema, root)
+        if schema is True or schema is None or schema == {}:
+            return f"any:{path[-1] if path else 'root'}:{digest(seed, list(path)) % 65536:04x}"
+        if schema is False:
+            raise OracleBug("false schema")
+        h = digest(self.config.salt, seed, list(path))
+        if "const" in schema:
+            return schema["const"]
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                branches = [_resolve(b, root) for b in schema[key]]
+                nulls = [b for b in branches if isinstance(b, dict) and (b.get("type") == "null")]
+                others = [b for b in branches if b not in nulls]
+                if nulls and self._pick(self.config.nulls, seed, path, "null"):
+                    return None
+                if not others:
+                    return None
+                base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+                return self.value({**base, **others[0]}, root, seed, path)
+        if "allOf" in schema and schema["allOf"]:
+            merged = {k: v for k, v in schema.items() if k != "allOf"}
+            for part in schema["allOf"]:
+                merged.update(_resolve(part, root))
+            return self.value(merged, root, seed, path)
+        types = schema.get("type")
+        if isinstance(types, str):
+            types = [types]
+        enum = schema.get("enum")
+        nullable = (types is not None and "null" in types) or (enum is not None and None in enum)
+        if nullable and self._pick(self.config.nulls, seed, path, "null"):
+            return None
+        if enum is not None:
+            options = [o for o in enum if o is not None]
+            return options[h % len(options)] if options else None
+        if types is None:
+            if "properties" in schema:
+                types = ["object"]
+            elif "items" in schema:
+                types = ["array"]
+            else:
+                return f"any:{path[-1] if path else 'root'}:{h % 65536:04x}"
+        kinds = [t for t in types if t != "null"]
+        if not kinds:
+            return None
+        kind = kinds[0]
+        if kind == "object":
+            props = schema.get("properties") or {}
+            required = set(schema.get("required") or [])
+            out = {}
+            for name, sub in props.items():
+                if name not in required and self._pick(self.config.omit_optional, seed, path + (name,), "omit"):
+                    continue
+                out[name] = self.value(sub, root, seed, path + (name,))
+            return out
+        if kind == "array":
+            low = int(schema.get("minItems") or 0)
+            high = schema.get("maxItems")
+            n = max(low, h % 4)
+            if high is not None:
+                n = min(n, int(high))
+            items = schema.get("items")
+            if items is None or isinstance(items, list):
+                items = {}
+            return [self.value(items, root, seed, path + (i,)) for i in range(n)]
+        if kind == "string":
+            label = next((str(p) for p in reversed(path) if isinstance(p, str)), "root")
+            return f"{label}-{h % 16**6:06x}"
+        if kind == "integer":
+            low = schema.get("minimum")
+            base = h % 97
+            return base if low is None else max(int(low), base)
+        if kind == "number":
+            return (h % 1000) / 4
+        if kind == "boolean":
+            return bool(h % 2)
+        raise OracleBug(f"cannot generate a {kind}")
+
+
+# ------------------------------------------------------------------ stubs
+
+
+@dataclass
+class Stubs:
+    """The stubs of one run (one side of a comparison): the calls, in order."""
+
+    catalog: CatalogIndex
+    config: StubConfig = field(default_factory=StubConfig)
+    calls: list[tuple] = field(default_factory=list)
+    counts: Counter = field(default_factory=Counter)
+    llm_count: int = 0
+
+    def operation(self, key: str, request: dict) -> Any:
+        request = norm(request)
+        self.calls.append(("op", key, canonical_json(request)))
+        self.counts[key] += 1
+        if key == self.config.fail_op and self.counts[key] == self.config.fail_at:
+            raise Failure(f"injected: {key} fails on call {self.config.fail_at}")
+        op = self.catalog.ops[key]
+        if op.output is None:  # an opaque result: something of no declared shape
+            return {"opaque": f"{key}-{digest(self.config.salt, key, request) % 16**6:06x}"}
+        return norm(Generator(self.config).value(op.output, op.output, [key, request]))
+
+    def model(self, objective: str, inputs: Any, schema: dict) -> Any:
+        inputs = norm(inputs)
+        self.calls.append(("llm", objective, canonical_json(inputs)))
+        self.llm_count += 1
+        if self.config.fail_llm_at == self.llm_count:
+            raise Failure(f"injected: model call {self.llm_count} fails")
+        value = norm(Generator(self.config).value(schema, schema, ["llm", objective, inputs]))
+        if self.config.invalid_llm_at == self.llm_count:
+            value = {**value, "__unexpected": 1} if isinstance(value, dict) else {"__unexpected": 1}
+        return value
