@@ -225,11 +225,11 @@ def test_mutated_plans_that_still_check_clean_do_what_their_workflow_does(data, 
 
 # ------------------------------------------------------------------ findings
 #
-# Each finding is a plan whose compiled workflow does something other than the spec
-# says the plan means. They are compiler bugs (or spec ambiguities) that this suite
-# does not fix: each is a strict xfail, run by the interpreter with the spec's reading
-# (`tolerate=frozenset()`), and listed in harness.KNOWN so that the broad comparisons
-# above take the compiler's reading instead of failing on it again and again.
+# Each finding is a plan whose compiled workflow did something other than the spec
+# says the plan means, run by the interpreter with the spec's reading
+# (`tolerate=frozenset()`). One still open is a strict xfail, listed in harness.KNOWN
+# so that the broad comparisons above take the compiler's reading instead of failing
+# on it again and again; a fixed one is a plain test.
 
 
 def _spec_reading(text: str, config: StubConfig, *, inputs: dict | None = None,
@@ -254,17 +254,14 @@ root:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="finding 1: a cleanup reading a nullable operation result is skipped when "
-                   "the operation succeeded with null: its guard is present(result), not 'has produced a result'")
 def test_finding_1_cleanup_runs_after_a_producer_that_answered_null():
-    """taskplan.md, Scopes: "the cleanup task runs only when every producer it reads has
-    produced a result ... so a partial failure never feeds a missing value to cleanup".
-    `find` succeeded and answered null (its output schema allows it): it has produced a
-    result, null, which `report` reads as `"null"`. The workflow guards `report` with
-    `present(data.steps.find.result)`, false for a null result, so `report` never runs
-    when the store had nothing. (The spec's `present` is the test for "a non-null
-    result"; the compiler's own guard for conditional ports tests the step's record, "a
-    merged port that is null is still a result", but not for operation results.)"""
+    """Finding 1 (fixed in ba2a2cf). taskplan.md, Scopes: "the cleanup task runs only
+    when every producer it reads has produced a result ... so a partial failure never
+    feeds a missing value to cleanup". `find` succeeded and answered null (its output
+    schema allows it): it has produced a result, null, which `report` reads as `"null"`.
+    The workflow guarded `report` with `present(data.steps.find.result)`, false for a
+    null result, so `report` never ran when the store had nothing; it now tests the
+    step's record, `present(data.steps.find)`."""
     assert _spec_reading(FINDING_1, StubConfig(nulls="all")) == []
 
 
