@@ -229,7 +229,8 @@ def test_mutated_plans_that_still_check_clean_do_what_their_workflow_does(data, 
 # says the plan means, run by the interpreter with the spec's reading
 # (`tolerate=frozenset()`). One still open is a strict xfail, listed in harness.KNOWN
 # so that the broad comparisons above take the compiler's reading instead of failing
-# on it again and again; a fixed one is a plain test.
+# on it again and again (the interpreter branches on its name); a fixed one is a plain
+# test. Both found so far are fixed.
 
 
 def _spec_reading(text: str, config: StubConfig, *, inputs: dict | None = None,
@@ -290,14 +291,14 @@ root:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: the default of an optional field inside an object type is "
-                   "dropped: the workflow input schema has no default and the field read fails when it is left out")
 def test_finding_2_an_object_fields_default_stands_in_for_a_left_out_field():
     """docs/diagnostics.md (TASK_DEFAULT_INVALID): "An input's default (of the workflow,
     of a group, or of an optional field inside an object type) stands in for a value the
     caller left out". Given `person: {login: ada}`, the plan's `team` is `core`. The
-    workflow's input schema for `person` carries no default for `team`, and the read is
-    a `value.project` with `required: true`: the run fails (missing field 'team')."""
+    workflow's input schema for `person` carried no default for `team`, and the read (a
+    `value.project` with `required: true`) failed on the missing field; now the schema
+    carries `default: core`, which the runtime fills in when it binds the input
+    (docs/workflow-dialect.md, Workflow)."""
     assert _spec_reading(FINDING_2, StubConfig(), inputs={"person": {"login": "ada"}}) == []
 
 

@@ -401,14 +401,14 @@ def _schemas(draw, depth=2):
     if draw(st.integers(0, 9)) == 0:
         return draw(st.booleans() | _schema_values | st.lists(_schema_values, max_size=2))
     keywords = draw(st.lists(st.sampled_from(["type", "properties", "required", "items", "additionalProperties", "enum",
-                                              "const", "description", "title", "minimum", "$ref", "format"]), max_size=5, unique=True))
+                                              "const", "description", "title", "default", "minimum", "$ref", "format"]), max_size=5, unique=True))
     schema = {}
     for keyword in keywords:
         if keyword == "type":
             value = draw(_type_names | st.lists(_type_names, max_size=3) | _schema_values)
         elif keyword == "required":
             value = draw(st.lists(st.sampled_from(["a", "b", 1, None]), max_size=3) | _schema_values)
-        elif keyword in ("enum", "const"):
+        elif keyword in ("enum", "const", "default"):
             value = draw(st.lists(_schema_values | st.just({"a": 1}), max_size=3) | _schema_values | st.just({"a": 1}))
         elif keyword in ("description", "title", "format", "$ref"):
             value = draw(st.sampled_from(["x", "#", "#/nowhere", "date"]) | _schema_values)

@@ -34,6 +34,27 @@ def validate_schema(value: Any, schema: Any) -> bool:
     return cls(schema).is_valid(value)
 
 
+def fill_defaults(value: Any, schema: Any) -> Any:
+    """docs/workflow-dialect.md, Workflow: where an input's value is an object without a
+    property whose schema (reached through `properties` and `items`) has a `default`, the
+    runtime fills that default in; a present null stays null."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        out = dict(value)
+        for name, prop in schema["properties"].items():
+            if not isinstance(prop, dict):
+                continue
+            if name in out:
+                out[name] = fill_defaults(out[name], prop)
+            elif "default" in prop:
+                out[name] = norm(prop["default"])
+        return out
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [fill_defaults(v, schema["items"]) for v in value]
+    return value
+
+
 @dataclass
 class Frame:
     name: str
@@ -75,6 +96,7 @@ class Executor:
                 raise Failure(f"workflow {name}: required input {key} not bound")
             else:
                 value = None
+            value = fill_defaults(value, decl.get("type"))
             if not validate_schema(value, decl.get("type")):
                 raise Failure(f"workflow {name}: input {key}={value!r} does not fit its type")
             bound[key] = value

@@ -193,7 +193,7 @@ class Interpreter:
             if name in inputs:
                 bound[name] = self.defaults(norm(inputs[name]), decl["type"])
             elif decl.get("default") is not None:
-                bound[name] = self.literal(decl["default"])
+                bound[name] = self.defaults(self.literal(decl["default"]), decl["type"])
             elif _get(decl, "required", True):
                 raise OracleBug(f"input {name} not given")
             else:
@@ -280,9 +280,8 @@ class Interpreter:
         """A bound input with the defaults of its type's optional object fields filled in
         where the caller left them out (docs/diagnostics.md, TASK_DEFAULT_INVALID: a
         default "of an optional field inside an object type stands in for a value the
-        caller left out"). Not done when "object-field-default" (finding 2) is tolerated."""
-        if "object-field-default" in self.tolerate:
-            return value
+        caller left out"), given or the input's own default (finding 2, fixed in the
+        compiler: the workflow input's schema carries each field's default)."""
         kind = _get(t, "kind", "any")
         if kind == "object" and isinstance(value, dict):
             out = dict(value)
@@ -298,11 +297,8 @@ class Interpreter:
 
     def _produced(self, producer: str, env: Env) -> bool:
         """Whether a producer of a cleanup task has produced a result: run to completion
-        (with `tolerate` holding "null-result-guard", the compiler's reading of finding 1:
-        and given a non-null result)."""
-        if producer not in env.results:
-            return False
-        return env.results[producer] is not None or "null-result-guard" not in self.tolerate
+        (finding 1, fixed: a null result is a result)."""
+        return producer in env.results
 
     # -------------------------------------------------------------- tasks
 
@@ -367,7 +363,7 @@ class Interpreter:
                 if name in given:
                     bound[name] = self.defaults(given[name], decl["type"])
                 elif decl.get("default") is not None:
-                    bound[name] = self.literal(decl["default"])
+                    bound[name] = self.defaults(self.literal(decl["default"]), decl["type"])
                 else:
                     bound[name] = None
             return self.scope(_get(group, "body", {}), Env(bound))

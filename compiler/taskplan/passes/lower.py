@@ -165,6 +165,35 @@ def literal_value(v: Any) -> Any:
     raise ValueError(f"not a literal: {v!r}")
 
 
+def _field_defaults(schema: dict[str, Any], t: Any) -> dict[str, Any]:
+    """A declared input's schema with the `default` of every optional object field that
+    has one written into that field's property schema (through `properties` and `items`):
+    the runtime fills it in where the input's value leaves the field out (docs/
+    workflow-dialect.md, Workflow), so the default stands in for what the caller left out
+    wherever the value goes. `t` is the input's TaskType. Copies only what changes (the
+    schemas are shared between workflows and steps); nothing when no field has a default."""
+    if t is None or type(schema) is not dict:
+        return schema
+    if t.kind == "array":
+        items = schema.get("items")
+        new = _field_defaults(items, t.items) if items is not None else None
+        return schema if new is items else {**schema, "items": new}
+    if t.kind != "object" or not t.fields or type(schema.get("properties")) is not dict:
+        return schema
+    properties = schema["properties"]
+    changed: dict[str, Any] = {}
+    for f in t.fields:
+        prop = properties.get(f.name)
+        if prop is None:
+            continue
+        new = _field_defaults(prop, f.type)
+        if f.default is not None:
+            new = {**new, "default": literal_value(f.default)}
+        if new is not prop:
+            changed[f.name] = new
+    return {**schema, "properties": {**properties, **changed}} if changed else schema
+
+
 def strict_schema(t: BType | None) -> dict[str, Any]:
     """The strict structured-output schema of a transform's result: every object closed
     with every property required; an optional field becomes nullable instead."""
@@ -413,8 +442,8 @@ class _Lowerer:
             wf.inputs[name] = WorkflowInput(self._capture_schema(key, scope))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
-        schema = self._schema(self.tp.inputs.get(decl))
         m = decl.model
+        schema = _field_defaults(self._schema(self.tp.inputs.get(decl)), m.type)
         if m.default is not None:
             return WorkflowInput(schema, False, literal_value(m.default), True)
         return WorkflowInput(schema, bool(m.required))

@@ -325,6 +325,8 @@ class _Validator:
         """Embedded schema -> `_schema_problem` of it."""
         self.strict_problems = _SchemaMemo(_strict_problem)
         """The same for `_strict_problem` (the key keeps the order of keys, which its message follows)."""
+        self.default_problems = _SchemaMemo(_field_default_problem)
+        """The same for `_field_default_problem` (an input's type)."""
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -1046,6 +1048,10 @@ class _Validator:
     def _check_input_schema(self, path: tuple, decl: dict) -> None:
         if "type" not in decl or not self._check_schema(path + ("type",), decl["type"]):
             return
+        nested = self.default_problems(decl["type"])
+        if nested is not None:
+            where, problem = nested
+            self.report(SCHEMA, path + ("type", *where), f"the default does not fit the field's type: {problem}")
         if "default" in decl:
             problem = _instance_problem(_canonical(decl["type"]), decl["default"])
             if problem is not None:
@@ -1299,7 +1305,7 @@ def _embedded_schema_problem(schema: Any) -> tuple[tuple, str] | None:
 
 _SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 _PLAIN_KEYWORDS = frozenset({"type", "properties", "required", "items", "additionalProperties", "enum", "const",
-                             "description", "title"})
+                             "description", "title", "default"})
 
 
 def _plainly_valid(schema: Any) -> bool:
@@ -1337,6 +1343,8 @@ def _plainly_valid(schema: Any) -> bool:
             elif keyword == "const":
                 if t not in _SCALARS:
                     return False
+            elif keyword == "default":  # any value (an annotation to the metaschema)
+                continue
             elif t is not str:  # description, title
                 return False
     return True
@@ -1390,6 +1398,29 @@ def _instance_problem(schema_text: str, instance: Any) -> str | None:
         return None
     where = jp.from_path(error.absolute_path)
     return f"{error.message}" + (f" (at {where})" if where else "")
+
+
+def _field_default_problem(schema: Any) -> tuple[tuple, str] | None:
+    """In an input's type, the first `default` of an object's property (reached from the
+    root through `properties` and `items`, the ones the runtime fills in) that does not
+    fit that property's schema: (where, why). None: every one fits, or there is none."""
+    stack: list[tuple[Any, tuple]] = [(schema, ())]
+    while stack:
+        node, where = stack.pop()
+        if type(node) is not dict:
+            continue
+        properties = node.get("properties")
+        if type(properties) is dict:
+            for name in reversed(properties):  # popped in document order
+                prop = properties[name]
+                if type(prop) is dict and "default" in prop:
+                    problem = _instance_problem(_canonical(prop), prop["default"])
+                    if problem is not None:
+                        return (*where, "properties", name, "default"), problem
+                stack.append((prop, (*where, "properties", name)))
+        if type(node.get("items")) is dict:
+            stack.append((node["items"], (*where, "items")))
+    return None
 
 
 def _strict_problem(schema: Any) -> tuple[tuple, str] | None:
@@ -1464,7 +1495,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
-                 "found", "calls", "wants_item", "schema_problems", "strict_problems", "wf_inputs",
+                 "found", "calls", "wants_item", "schema_problems", "strict_problems", "default_problems", "wf_inputs",
                  "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
 
     def __init__(self, tree: Any, limits: Limits):
@@ -1484,6 +1515,7 @@ class _Accept:
         self.wants_item: list[str] = []
         self.schema_problems = _SchemaMemo(_embedded_schema_problem)
         self.strict_problems = _SchemaMemo(_strict_problem)
+        self.default_problems = _SchemaMemo(_field_default_problem)
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
@@ -1529,7 +1561,7 @@ class _Accept:
                 return False
         for decl in inputs.values():
             if "type" in decl:
-                if not self._schema_ok(decl["type"]):
+                if not self._schema_ok(decl["type"]) or self.default_problems(decl["type"]) is not None:
                     return False
                 if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
                     return False
