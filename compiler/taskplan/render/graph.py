@@ -15,8 +15,8 @@ by `to_mermaid` or `to_dot`:
 - a step that runs a child workflow (`workflow.call`, a loop, a `parallel` branch,
   a `switch` case) has a bold edge into that workflow's cluster;
 - edges into cleanup steps are dashed and carry the presence guard of the step
-  (`when present(result)`), so that a partial failure is visibly never fed to
-  cleanup.
+  (`when present`: the producer has run; `when present(result)`: its result is not
+  null), so that a partial failure is visibly never fed to cleanup.
 
 The output is deterministic (workflows, steps and fields in the graph's own
 order) and every label is escaped for its format: plan text (port names from a
@@ -70,7 +70,7 @@ class Edge:
     reads: list[str] = field(default_factory=list)
     """The paths read (data and cleanup edges), in order, without repeats."""
     guards: list[str] = field(default_factory=list)
-    """Presence guards of a cleanup step on this producer (`present(result)`)."""
+    """Presence guards of a cleanup step on this producer (`present`, `present(result)`)."""
     label: str = ""
     """The call's label (call edges)."""
     cluster: str | None = None
@@ -208,7 +208,9 @@ def _workflow(wf: Workflow, graph: PlanningGraph) -> tuple[Cluster, list[Edge]]:
                     found = producer(ref)
                     if found is None:
                         continue
-                    guard = f"present({found[1]})" if ref.in_present else None
+                    # `present(result)` tests a field; a bare `present` the step's record
+                    # (it has run: a cleanup's guard, whatever null it produced).
+                    guard = (f"present({found[1]})" if found[1] else "present") if ref.in_present else None
                     # A guard alone (no field reads that producer) still draws the edge.
                     data.read(found[0], node.key, kind, None if ref.in_present else found[1], guard)
             for target, label in _calls(step):
