@@ -122,18 +122,12 @@ class Parser:
         if word in ("true", "false", "null"):
             self.pos += len(word)
             return ("lit", {"true": True, "false": False, "null": None}[word])
-        if word == "json":
-            self.pos += 4
+        if word in ("json", "present"):  # json(expr), present(path)
+            self.pos += len(word)
             self.expect("(")
-            node = self.or_expr()
+            node = self.or_expr() if word == "json" else self.path()
             self.expect(")")
-            return ("json", node)
-        if word == "present":
-            self.pos += 7
-            self.expect("(")
-            node = self.path()
-            self.expect(")")
-            return ("present", node)
+            return (word, node)
         if word == "data":
             return self.path()
         self.fail("expected an operand")
