@@ -61,11 +61,22 @@ elif {mode!r} == "floor":
     emit_yaml(tree)
 """
 
-_COLLECTED = re.compile(rb"Collected : (\d+)")
+# What each tool prints: callgrind "Collected : 5795047269"; cachegrind's summary lines
+# (valgrind 3.19) "I   refs:      5,795,047,269", "D1  misses:  69,676,613  (...)".
+_EVENTS = {"instructions": rb"Collected : ([\d,]+)"}
+_CACHE_EVENTS = {"instructions": rb"I\s+refs:\s+([\d,]+)", "I1 misses": rb"I1\s+misses:\s+([\d,]+)",
+                 "D1 misses": rb"D1\s+misses:\s+([\d,]+)", "LL misses": rb"LL\s+misses:\s+([\d,]+)"}
 
-# cachegrind's summary lines (valgrind 3.19): "I   refs:  5,795,047,269", "D1  misses: ..."
-_CACHE_EVENTS = {"instructions": rb"I\s+refs", "I1 misses": rb"I1\s+misses", "D1 misses": rb"D1\s+misses",
-                 "LL misses": rb"LL\s+misses"}
+
+def parse_counts(stderr: bytes, cache: bool) -> dict[str, int] | None:
+    """The event counts a valgrind run printed (None: one is missing)."""
+    counts = {}
+    for name, pattern in (_CACHE_EVENTS if cache else _EVENTS).items():
+        found = re.search(pattern, stderr)
+        if found is None:
+            return None
+        counts[name] = int(found.group(1).replace(b",", b""))
+    return counts
 
 
 def count(tree: Path, n: int, mode: str, catalog: Path, cache: bool = False) -> dict[str, int]:
@@ -78,11 +89,10 @@ def count(tree: Path, n: int, mode: str, catalog: Path, cache: bool = False) -> 
              "--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64"] if cache
             else ["--tool=callgrind", "--callgrind-out-file=/dev/null"])
     done = subprocess.run(["valgrind", *tool, sys.executable, "-c", code], env=env, capture_output=True, check=False)
-    patterns = _CACHE_EVENTS if cache else {"instructions": _COLLECTED}
-    found = {name: re.search(pattern + rb":?\s+([\d,]+)", done.stderr) for name, pattern in patterns.items()}
-    if done.returncode != 0 or None in found.values():
+    counts = parse_counts(done.stderr, cache)
+    if done.returncode != 0 or counts is None:
         raise SystemExit(f"valgrind run failed ({tree}, {mode}):\n{done.stderr.decode(errors='replace')[-2000:]}")
-    return {name: int(m.group(1).replace(b",", b"")) for name, m in found.items()}
+    return counts
 
 
 def measure(tree: Path, n: int, catalog: Path, cache: bool = False) -> dict[str, dict[str, int]]:
