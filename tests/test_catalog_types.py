@@ -224,6 +224,14 @@ AGREEMENT = [
     ({"anyOf": [{"type": "string"}], "enum": ["red", 1]}, ["red", 1, "blue"]),
     ({"anyOf": [{"type": "integer"}, {"type": "null"}], "enum": [1, 2]}, [None, 1, "1"]),
     ({"allOf": [{"type": "string"}], "enum": ["a"]}, ["a", "b"]),
+    # `unevaluatedProperties: false` closes over what applicators beside it evaluate too
+    # (semantic oracle, finding 4): the type must not refuse what the schema admits
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": False}, [{"a": "x"}, {"a": "x", "c": 1}]),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": False,
+      "allOf": [{"properties": {"b": {"type": "string"}}, "required": ["b"]}]}, [{"a": "x", "b": "y"}, {"b": "y"}]),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": False,
+      "anyOf": [{"properties": {"b": {"type": "integer"}}, "required": ["b"]}]}, [{"a": "x", "b": 1}]),
+    (_ref("Base", BASE, properties={"x": {"type": "string"}}, unevaluatedProperties=False), [{"a": "q", "x": "y"}, {"b": "r"}]),
 ]
 
 

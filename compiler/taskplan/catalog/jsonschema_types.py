@@ -25,7 +25,9 @@ The rules (docs/decisions.md, Catalog):
 - `items`: the element type; a tuple (`prefixItems`, draft-07 `items: [..]`)
   is array of any. `properties`/`required`: declared fields, in order; a
   required name without a property is a required field of type any;
-  `additionalProperties: false` (or `unevaluatedProperties: false`) closes it.
+  `additionalProperties: false` closes it, and so does `unevaluatedProperties: false`
+  unless an applicator beside it (`allOf`, `anyOf`, `oneOf`, `if`, `$ref`,
+  `dependentSchemas`, ...) may evaluate more properties.
 - `$ref`: local (`#`, `#/json/pointer`) only. In 2019-09 and later (the default)
   the keywords beside it apply too, as `allOf: [target, rest]`: the rest, typed as
   the target, met with it (unsatisfiable: the target's type); draft-07 and older
@@ -384,7 +386,9 @@ class _Converter:
         `properties` or `enum` there narrows the target), and the two types met."""
         if target.kind == "any":  # what the target admits is unknown: so is the conjunction
             return target
-        rest = {k: v for k, v in node.items() if k != "$ref"}
+        # `unevaluatedProperties: false` beside the `$ref` admits what the target evaluates:
+        # the rest alone is not closed over its own properties (the target's closedness stays).
+        rest = {k: v for k, v in node.items() if k != "$ref" and (k != "unevaluatedProperties" or v is not False)}
         if "type" not in rest and target.kind != "never":
             kind = target.kind
             rest["type"] = kind if kind == "null" or not target.nullable else [kind, "null"]
@@ -500,10 +504,22 @@ class _Converter:
         for name, i in required.items():
             if name not in declared:
                 fields.append(Field(name, make("any"), True, self.slot(jp.join(ptr, "required", i))))
-        closed = node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False
+        closed = node.get("additionalProperties") is False or (
+            node.get("unevaluatedProperties") is False and "additionalProperties" not in node
+            and not _EVALUATING_APPLICATORS.intersection(node)
+        )
         if isinstance(node.get("patternProperties"), dict) and node["patternProperties"]:
             closed = False
         return fields, closed
+
+
+_EVALUATING_APPLICATORS = frozenset({
+    "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "$recursiveRef",
+})
+"""Keywords whose subschemas may evaluate properties beside a node's own `properties`:
+`unevaluatedProperties: false` admits those too (draft 2020-12), so it does not close
+the node over its own properties (`additionalProperties`, which sees only its siblings,
+does)."""
 
 
 def _is_null_schema(branch: Any) -> bool:
