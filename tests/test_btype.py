@@ -135,6 +135,16 @@ def test_closed_object_rejects_extra_declared_field():
     assert m.reason == "extra_field" and m.field == "z"
 
 
+def test_closed_object_rejects_an_open_one():
+    """An open object (a tool's result without `additionalProperties: false`) may carry
+    any other field: its value would not fit a closed port at run time (semantic oracle,
+    finding 3), even when it declares no field the port lacks."""
+    m = fits(object_of([Field("a", STRING)], closed=False), object_of([Field("a", STRING)], closed=True))
+    assert m.reason == "open_object" and "may carry fields" in m.explain()
+    assert fits(object_of([Field("a", STRING)], closed=True), object_of([Field("a", STRING)], closed=True)) is None
+    assert fits(object_of([Field("a", STRING)], closed=False), object_of([Field("a", STRING)], closed=False)) is None
+
+
 def test_nested_path_in_arrays_and_objects():
     inner_p = object_of([Field("n", STRING)])
     inner_r = object_of([Field("n", INTEGER)])

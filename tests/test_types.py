@@ -437,6 +437,24 @@ def test_objects_need_their_required_fields_and_closed_ones_no_others(review, tm
     result = check(plan_with(task % extra), [catalog])
     assert codes(result) == [("TASK_INPUT_TYPE", "/root/tasks/0/inputs/0/value")]
     assert "field `colour` is not allowed" in result.diagnostics[0].message
+    # an open object (here a `get` whose result does not close `item`) may carry more
+    # fields: it does not fit the closed port, though it declares none the port lacks
+    catalog.write_text(
+        catalog.read_text(encoding="utf-8")
+        + "      - id: c.get\n        input: {type: object}\n        output:\n          type: object\n          properties:\n"
+        "            item: {type: object, properties: {name: {type: string}}, required: [name]}\n"
+        "          required: [item]\n",
+        encoding="utf-8",
+    )
+    open_item = (
+        "    - {id: g, objective: \"Get\", operation: c.get}\n"
+        "    - id: p\n      objective: \"Put\"\n      operation: c.put\n      inputs:\n"
+        "        - {name: item, value: {kind: output, source: g, port: item}}\n"
+    )
+    result = check(plan_with(open_item), [catalog])
+    assert codes(result) == [("TASK_INPUT_TYPE", "/root/tasks/1/inputs/0/value")]
+    assert "may carry fields not allowed there" in result.diagnostics[0].message
+    assert "build it from the fields it takes" in result.diagnostics[0].hint
     wrong_member = "{name: name, value: {kind: string, text: a}}, {name: size, value: {kind: string, text: big}}"
     # the member that does not fit is the location, not the whole object
     assert codes(check(plan_with(task % wrong_member), [catalog])) == [

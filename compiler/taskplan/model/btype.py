@@ -324,6 +324,7 @@ REASONS = (
     "missing_field",  # a required field of R is not declared by P
     "optional_field",  # a required field of R is optional in P
     "extra_field",  # R is closed and P declares a field R does not have
+    "open_object",  # R is closed and P is not: its value may carry fields R refuses
 )
 
 
@@ -384,6 +385,8 @@ class Mismatch:
             text = f"expected {required}, got {produced}: field `{self.field}` is required but may be absent"
         elif self.reason == "extra_field":
             text = f"expected {required}, got {produced}: field `{self.field}` is not allowed"
+        elif self.reason == "open_object":
+            text = f"expected {required}, got {produced}: it may carry fields the port does not allow"
         else:  # pragma: no cover - every reason is listed above
             text = f"expected {required}, got {produced}"
         return prefix + text
@@ -395,8 +398,8 @@ def fits(produced: BType, required: BType, _path: tuple[str, ...] = ()) -> Misma
     R is `any`; or the kinds match (integer fits number); P is not nullable unless R
     is; when R has an enum (or a const), P's enum or literal const lies inside it;
     objects: every required field of R exists in P, is required there, and fits,
-    every optional field of R that P declares fits, and when R is closed P declares
-    no other field; arrays: the items fit. Returns the first mismatch, depth first
+    every optional field of R that P declares fits, and when R is closed P is closed
+    and declares no other field; arrays: the items fit. Returns the first mismatch, depth first
     in declaration order (deterministic). (`_path`: where a nested call is, inside the value.)"""
     p, r, path = produced, required, _path
     pk, rk = p.kind, r.kind
@@ -441,6 +444,8 @@ def fits(produced: BType, required: BType, _path: tuple[str, ...] = ()) -> Misma
             for pf in p.fields:
                 if r.get_field(pf.name) is None:
                     return Mismatch("extra_field", path, p, r, pf.slot or p.origin, r.origin, field=pf.name)
+            if not p.closed:  # an open object's value may hold any other field
+                return Mismatch("open_object", path, p, r, p.origin, r.origin)
     elif rk == "array":
         return fits(p.items or ANY, r.items or ANY, path + ("[]",))
     return None

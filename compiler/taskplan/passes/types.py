@@ -1220,6 +1220,8 @@ def _expects(m: Mismatch) -> str:
         return f"expects {required}, got {produced}{where}: field `{m.field}` may be absent"
     if m.reason == "extra_field":
         return f"expects {required}, got {produced}{where}: field `{m.field}` is not allowed"
+    if m.reason == "open_object":
+        return f"expects {required}, got {produced}{where}, which may carry fields not allowed there"
     return f"expects {required}, got {produced}{where}"
 
 
@@ -1234,6 +1236,9 @@ def _type_hint(m: Mismatch) -> str:
         return "bind one of: " + ", ".join(f"`{v}`" for v in allowed) + (
             " (declare the producer's values with a matching `enum`, or use a transform that decides)"
         )
+    if m.reason == "open_object":
+        return (f"bind an object of type {required}: build it from the fields it takes "
+                "(an `object` value whose members read them)")
     if m.reason in ("missing_field", "optional_field", "extra_field"):
         return f"bind an object of type {required}"
     return f"bind a value of type {required}, or add a transform that converts it"
