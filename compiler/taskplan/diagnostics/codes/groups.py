@@ -186,7 +186,9 @@ register(
         explanation=(
             "A `call` binds a value that does not fit the type the group declares for that input: the same "
             "rules as operation ports (kinds, nullability, enums and literal consts, object fields, array "
-            "items, opaque values). The diagnostic points at the value in the call and relates the input's "
+            "items, opaque values). A group's object types are closed, so a tool's result that does not close "
+            "its object (it may answer other fields) does not fit one as it is: bind an `object` value built "
+            "from the fields the input takes. The diagnostic points at the value in the call and relates the input's "
             "declaration in the group (and, for an enum or nullability mismatch, the producer slot). The "
             "group's body is checked once, against the declared types, for every call."
         ),
