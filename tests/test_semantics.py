@@ -119,6 +119,16 @@ def _swap_request_ports(doc):
     request["owner"], request["repo"] = request["repo"], request["owner"]
 
 
+def _stringify_a_request_port(doc):
+    step = next(s for s, _ in _steps(doc) if s["id"] == "fetch_pr")
+    step["input"]["request"]["pull_number"] = "${json(data.inputs.pull_number)}"
+
+
+def _drop_a_fixed_input(doc):
+    step = next(s for s, _ in _steps(doc) if s["id"] == "fetch_pr")
+    del step["input"]["request"]["api_version"]
+
+
 def _drop_cleanup_guard(doc):
     step = next(s for s, _ in _steps(doc) if s["id"] == "drop_scratch")
     del step["when"]
@@ -155,6 +165,8 @@ def _lose_a_default(doc):
 
 BROKEN = {
     "swap-request-ports": ("examples-pr-review", _swap_request_ports, None),
+    "stringify-a-request-port": ("examples-pr-review", _stringify_a_request_port, None),
+    "drop-a-fixed-input": ("examples-pr-review", _drop_a_fixed_input, None),
     "drop-cleanup-guard": ("examples-pr-review", _drop_cleanup_guard, StubConfig(fail_op="workspace.create")),
     "drop-cleanup-step": ("examples-pr-review", _drop_cleanup_step, None),
     "flip-switch": ("examples-pr-review", _flip_switch, None),
@@ -185,6 +197,8 @@ def test_a_deliberately_broken_workflow_is_caught(name):
         broken_step["max_items"] = 1
     reports = [run_pair(compiled, s, broken) for s in plan_scenarios]
     assert any(r.diffs for r in reports), f"{name}: no difference found"
+    if name in ("stringify-a-request-port", "drop-a-fixed-input"):  # caught as a request that does not fit
+        assert any(d.startswith("typing (workflow's run)") for r in reports for d in r.diffs), name
     # and the unbroken workflow agrees on the same scenarios
     assert not any(run_pair(compiled, s).diffs for s in plan_scenarios), name
 

@@ -122,6 +122,9 @@ def concurrent(plan: dict) -> bool:
 
 def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool) -> list[str]:
     out = []
+    for side, outcome in (("plan", plan_side), ("workflow", wf_side)):
+        for problem in outcome.unsound[:2]:
+            out.append(f"typing ({side}'s run): a request that does not fit its port: {problem}")
     if plan_side.ok != wf_side.ok:
         out.append(f"success: plan {plan_side.ok} ({plan_side.error}), workflow {wf_side.ok} ({wf_side.error})")
     elif plan_side.ok and not equal(plan_side.outputs, wf_side.outputs):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import Failure, OracleBug, canonical_json, digest, load_text, norm
+from .soundness import check_request, fits
 
 
 # ------------------------------------------------------------------ catalog
@@ -247,17 +248,31 @@ class Stubs:
     calls: list[tuple] = field(default_factory=list)
     counts: Counter = field(default_factory=Counter)
     llm_count: int = 0
+    unsound: list[str] = field(default_factory=list)
+    """Typing soundness findings: requests that break their port's business type."""
 
     def operation(self, key: str, request: dict) -> Any:
+        """The effective request (fixed inputs in) is validated against the operation's
+        input schema, as the runtime does (catalog.md): a violation is a run-time failure,
+        and one of the business type is also recorded as a typing finding (soundness.py)."""
         request = norm(request)
         self.calls.append(("op", key, canonical_json(request)))
         self.counts[key] += 1
+        op = self.catalog.ops[key]
+        typing, runtime = check_request(request, op.input)
+        if typing:
+            self.unsound.append(f"{key} request {canonical_json(request)[:300]}: " + "; ".join(typing[:3]))
+        if typing or runtime:
+            raise Failure(f"{key}: the request does not fit the input schema: " + "; ".join((typing + runtime)[:3]))
         if key == self.config.fail_op and self.counts[key] == self.config.fail_at:
             raise Failure(f"injected: {key} fails on call {self.config.fail_at}")
-        op = self.catalog.ops[key]
         if op.output is None:  # an opaque result: something of no declared shape
             return {"opaque": f"{key}-{digest(self.config.salt, key, request) % 16**6:06x}"}
-        return norm(Generator(self.config).value(op.output, op.output, [key, request]))
+        answer = norm(Generator(self.config).value(op.output, op.output, [key, request]))
+        if not fits(answer, op.output):
+            raise OracleBug(f"the stub of {key} answered outside its output schema ({self.config.label()}): "
+                            f"{canonical_json(answer)[:300]}")
+        return answer
 
     def model(self, objective: str, inputs: Any, schema: dict) -> Any:
         inputs = norm(inputs)
@@ -266,6 +281,9 @@ class Stubs:
         if self.config.fail_llm_at == self.llm_count:
             raise Failure(f"injected: model call {self.llm_count} fails")
         value = norm(Generator(self.config).value(schema, schema, ["llm", objective, inputs]))
+        if not fits(value, schema):
+            raise OracleBug(f"the model stub answered outside its schema ({self.config.label()}): "
+                            f"{canonical_json(value)[:300]}")
         if self.config.invalid_llm_at == self.llm_count:
             value = {**value, "__unexpected": 1} if isinstance(value, dict) else {"__unexpected": 1}
         return value

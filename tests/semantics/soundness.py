@@ -1,0 +1,116 @@
+"""Typing soundness at run time: does a request fit its operation's input schema, and
+is a violation the compiler's (its types pass promised the fit) or the runtime's to
+enforce?
+
+catalog.md, Catalog: "The business type of a port comes from its schema: `type` (or a
+type list with "null", meaning nullable), `enum`/`const`, `items`, `properties` and
+`required`; `anyOf`/`oneOf` of one type and `null` is that type, nullable. What has no
+exact business type (other `anyOf`/`oneOf`, `not`, a missing `type`) is `any`.
+Patterns, bounds and formats are not business types: they stay in the schema and are
+enforced when the effective request is validated."
+
+So a request that breaks a pattern, a bound or a format is a run-time failure (the
+runtime refuses it; both sides of a comparison fail alike), while one that breaks the
+business type (a wrong kind, null where the port is not nullable, a string outside a
+string enum, a required property missing, a property a closed object does not declare)
+is a typing soundness finding: the types pass accepted a plan whose request cannot fit.
+Non-string enums are not business enums (decisions.md: they keep their JSON kind
+without the enum), and a type list of several kinds (other than integer with number)
+is `any`: their violations are the runtime's too.
+
+Written from the spec's words, not from the compiler's converter (jsonschema_types.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+
+from .common import OracleBug, canonical_json
+
+_TRANSPARENT = {"properties", "items", "$ref", "$defs", "definitions", "$dynamicRef"}
+"""Schema-path keywords that keep a subschema's business type in force."""
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def validator(schema: Any) -> Any:
+    """A validator of a schema (its draft by `$schema`, else 2020-12), cached by the
+    schema's canonical text (the same catalogs' schemas come back on every call)."""
+    key = canonical_json(schema)
+    found = _VALIDATORS.get(key)
+    if found is None:
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        found = _VALIDATORS[key] = cls(schema)
+        if len(_VALIDATORS) > 4096:
+            _VALIDATORS.clear()
+    return found
+
+
+def fits(value: Any, schema: Any) -> bool:
+    if schema in (None, {}, True):
+        return True
+    return validator(schema).is_valid(value)
+
+
+def _kinds(types: Any) -> list[str]:
+    if isinstance(types, str):
+        types = [types]
+    return [t for t in (types or []) if t != "null"]
+
+
+def _business(error: jsonschema.ValidationError) -> bool:
+    """Whether one validation error breaks the business type (not a bound, a pattern,
+    a format or a combinator the business type does not model)."""
+    path = list(error.relative_schema_path)
+    keyword = error.validator
+    # the keywords on the way to the failing one: every one must keep the business type
+    names_or_indexes = path[:-1]
+    for i, p in enumerate(names_or_indexes):
+        if not isinstance(p, str):
+            continue
+        prev = names_or_indexes[i - 1] if i else None
+        if prev == "properties" or prev in ("$defs", "definitions"):
+            continue  # a property's or a definition's name
+        if p not in _TRANSPARENT:
+            return False  # additionalProperties schema, patternProperties, allOf, not, if, ...
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if keyword == "type":
+        kinds = _kinds(schema.get("type"))
+        return len(kinds) <= 1 or set(kinds) == {"integer", "number"}
+    if keyword in ("enum", "const"):
+        values = list(schema.get("enum") or []) if keyword == "enum" else [schema.get("const")]
+        if error.instance is None:
+            return True  # null outside the enum: the port is not nullable
+        strings = [v for v in values if v is not None]
+        return bool(strings) and all(isinstance(v, str) for v in strings)  # a string enum (or const)
+    if keyword == "required":
+        return True
+    if keyword in ("additionalProperties", "unevaluatedProperties"):
+        return schema.get(keyword) is False
+    if keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword) or []
+        nulls = [b for b in branches if isinstance(b, dict) and b.get("type") == "null"]
+        others = [i for i, b in enumerate(branches) if not (isinstance(b, dict) and b.get("type") == "null")]
+        if len(others) != 1 or len(nulls) + len(others) != len(branches):
+            return False  # `any`: the runtime's to enforce
+        if error.instance is None:
+            return not nulls
+        return any(list(e.relative_schema_path)[:1] == [others[0]] and _business(e) for e in error.context or [])
+    return False
+
+
+def check_request(request: Any, schema: Any) -> tuple[list[str], list[str]]:
+    """(typing problems, run-time problems) of a request against an input schema."""
+    if schema in (None, {}, True):
+        return [], []
+    if schema is False:
+        raise OracleBug("a false input schema")
+    typing, runtime = [], []
+    for error in validator(schema).iter_errors(request):
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        text = f"{where}: {error.validator} ({error.message[:160]})"
+        (typing if _business(error) else runtime).append(text)
+    return typing, runtime
