@@ -318,3 +318,44 @@ def test_finding_2_an_object_fields_default_stands_in_for_a_left_out_field():
 
 def test_finding_2_does_not_touch_a_field_that_is_given():
     assert _spec_reading(FINDING_2, StubConfig(), inputs={"person": {"login": "ada", "team": "web"}}) == []
+
+
+# Typing soundness (stubs.Stubs.operation, soundness.py): every request is validated
+# against its operation's input schema, as the runtime does; one that breaks its port's
+# business type, for a plan the compiler accepted and stubs that answered within their
+# output schemas, is a finding.
+
+FINDING_3 = """\
+version: 1
+root:
+  tasks:
+    - id: first
+      objective: Store an entry
+      operation: kv.put
+      inputs: [{name: entry, value: {kind: object, members: [{name: name, value: {kind: string, text: n}}]}}]
+    - id: again
+      objective: Store the entry the store answered
+      operation: kv.put
+      inputs: [{name: entry, value: {kind: output, source: first, port: entry}}]
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="finding 3: an operation's open object fits a closed port")
+def test_finding_3_an_open_object_does_not_fit_a_closed_port():
+    """Finding 3 (open). catalog.md: `additionalProperties: false` closes an object, and
+    the effective request is validated against the input schema; taskplan.md, Types: a
+    value fits a port when "every required field of an object R exists in P and fits"
+    (the compiler adds: "when R is closed P declares no other field"). kv.put's output
+    `entry` declares `name` (required), `size`, `owner`, `color` and does not close the
+    object: the store may answer more properties. Its input port `entry` is closed. The
+    types pass accepts `again.entry <- first.entry` (P declares no field R lacks), but an
+    answer within the output schema, `{name: ..., owner: ..., zz_extra: ...}`, makes a
+    request the runtime refuses: the plan checks clean and cannot run. The types pass
+    should refuse an open P for a closed R (TASK_INPUT_TYPE), as it refuses a P that
+    declares an extra field; probably taskplan/model/btype.py `fits` (the `r.closed`
+    branch looks at P's declared fields only, not at whether P is open)."""
+    assert _spec_reading(FINDING_3, StubConfig(edge="high")) == []
+
+
+def test_finding_3_does_not_touch_an_answer_without_extra_properties():
+    assert _spec_reading(FINDING_3, StubConfig(edge="low")) == []

@@ -112,5 +112,20 @@ def check_request(request: Any, schema: Any) -> tuple[list[str], list[str]]:
     for error in validator(schema).iter_errors(request):
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         text = f"{where}: {error.validator} ({error.message[:160]})"
-        (typing if _business(error) else runtime).append(text)
+        if _business(error):
+            if error.validator == "additionalProperties" and isinstance(error.instance, dict) \
+                    and any(str(k).startswith(EXTRA) for k in error.instance):
+                text = f"[{OPEN_INTO_CLOSED}] " + text
+            typing.append(text)
+        else:
+            runtime.append(text)
     return typing, runtime
+
+
+EXTRA = "zz_extra"
+"""The name of the property the stubs add where an output schema allows more (edge=high)."""
+
+OPEN_INTO_CLOSED = "finding-3"
+"""The tag of a typing problem that is finding 3 (tests/test_semantics.py): an operation's
+open object (its output schema allows more properties) bound to a closed port, with a
+property the operation was allowed to add."""
