@@ -82,14 +82,19 @@ def _business(error: jsonschema.ValidationError) -> bool:
         return len(kinds) <= 1 or set(kinds) == {"integer", "number"}
     if keyword in ("enum", "const"):
         values = list(schema.get("enum") or []) if keyword == "enum" else [schema.get("const")]
+        rest = [v for v in values if v is not None]
         if error.instance is None:
-            return True  # null outside the enum: the port is not nullable
-        strings = [v for v in values if v is not None]
-        return bool(strings) and all(isinstance(v, str) for v in strings)  # a string enum (or const)
+            # null outside an enum of one kind: that kind, not nullable (an untyped enum of
+            # mixed kinds is `any`, which null fits)
+            kinds = {"number" if isinstance(v, (int, float)) and not isinstance(v, bool) else type(v).__name__
+                     for v in rest}
+            return len(kinds) == 1
+        return bool(rest) and all(isinstance(v, str) for v in rest)  # a string enum (or const)
     if keyword == "required":
         return True
     if keyword in ("additionalProperties", "unevaluatedProperties"):
-        return schema.get(keyword) is False
+        # `patternProperties` keeps an object open (decisions.md, Catalog)
+        return schema.get(keyword) is False and not schema.get("patternProperties")
     if keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword) or []
         nulls = [b for b in branches if isinstance(b, dict) and b.get("type") == "null"]
