@@ -93,6 +93,20 @@ class CatalogIndex:
 # ------------------------------------------------------------------ values from schemas
 
 
+def _merge(a: dict, b: dict) -> dict:
+    """Two schemas that both apply, as one (for generation): `properties` and `required`
+    are united (a property in both: both its schemas), the rest of `b` wins."""
+    out = {**a, **b}
+    if isinstance(a.get("properties"), dict) and isinstance(b.get("properties"), dict):
+        props = dict(a["properties"])
+        for name, sub in b["properties"].items():
+            props[name] = _merge(props[name], sub) if isinstance(props.get(name), dict) and isinstance(sub, dict) else sub
+        out["properties"] = props
+    if "required" in a or "required" in b:
+        out["required"] = list(dict.fromkeys(list(a.get("required") or []) + list(b.get("required") or [])))
+    return out
+
+
 def _resolve(schema: Any, root: Any) -> Any:
     seen = 0
     while isinstance(schema, dict) and "$ref" in schema and isinstance(schema["$ref"], str):
@@ -104,7 +118,7 @@ def _resolve(schema: Any, root: Any) -> Any:
             part = part.replace("~1", "/").replace("~0", "~")
             node = node[int(part)] if isinstance(node, list) else node[part]
         rest = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**node, **rest} if isinstance(node, dict) else node
+        schema = _merge(node, rest) if isinstance(node, dict) else node
         seen += 1
         if seen > 50:
             raise OracleBug("recursive $ref")
@@ -207,11 +221,12 @@ class Generator:
                     return None
                 base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
                 branch = others[0] if self.config.pick is None else self._choose(others, h)
-                return self.value({**base, **branch}, root, seed, path)
+                return self.value(_merge(base, branch) if isinstance(branch, dict) else branch, root, seed, path)
         if "allOf" in schema and schema["allOf"]:
             merged = {k: v for k, v in schema.items() if k != "allOf"}
             for part in schema["allOf"]:
-                merged.update(_resolve(part, root))
+                part = _resolve(part, root)
+                merged = _merge(merged, part) if isinstance(part, dict) else merged
             return self.value(merged, root, seed, path)
         types = schema.get("type")
         if isinstance(types, str):
