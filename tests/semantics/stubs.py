@@ -176,6 +176,10 @@ class StubConfig:
         return ",".join(parts)
 
 
+DEEP = 12
+"""Past this depth of generated data, arrays take their fewest items and objects only
+their required properties (so that a recursive schema gives a finite value)."""
+
 _LONG = "a \"quoted\" ${data.inputs.x} {{ x }} line\nbreak caf\u00e9 \u2603 "
 _PATTERN_CANDIDATES = ("", "a", "0", "abc", "A1", "0123456789abcdef", "abc123", "a-b", "a_b", "2024-01-01",
                        "2024-01-01T00:00:00Z", "a@b.invalid", "https://example.invalid/x", "v1.2.3")
@@ -232,7 +236,7 @@ class Generator:
         if isinstance(types, str):
             types = [types]
         enum = schema.get("enum")
-        nullable = (types is not None and "null" in types) or (enum is not None and None in enum)
+        nullable = (enum is None and types is not None and "null" in types) or (enum is not None and None in enum)
         if nullable and self._pick(self.config.nulls, seed, path, "null"):
             return None
         if enum is not None:
@@ -250,12 +254,13 @@ class Generator:
             return None
         kind = kinds[0] if self.config.pick is None else self._choose(kinds, h)
         edge = self.config.edge
+        deep = len(path) >= DEEP  # a recursive schema: the least from here on
         if kind == "object":
             props = schema.get("properties") or {}
             required = set(schema.get("required") or [])
             out = {}
             for name, sub in props.items():
-                if name not in required and self._pick(self.config.omit_optional, seed, path + (name,), "omit"):
+                if name not in required and (deep or self._pick(self.config.omit_optional, seed, path + (name,), "omit")):
                     continue
                 out[name] = self.value(sub, root, seed, path + (name,))
             for name in sorted(required - set(props)):  # required without a property: anything
@@ -270,7 +275,7 @@ class Generator:
         if kind == "array":
             low = int(schema.get("minItems") or 0)
             high = schema.get("maxItems")
-            if edge == "low":
+            if edge == "low" or deep:
                 n = low
             elif edge == "high":
                 n = int(high) if high is not None else max(low, 5)
@@ -279,9 +284,14 @@ class Generator:
                 if high is not None:
                     n = min(n, int(high))
             items = schema.get("items")
-            if items is None or isinstance(items, list):
+            prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+            if isinstance(items, list):  # draft-07 tuple form
+                prefix, items = items, schema.get("additionalItems", {})
+            if items is None:
                 items = {}
-            out = [self.value(items, root, seed, path + (i,)) for i in range(n)]
+            if items is False:
+                n = min(n, len(prefix))
+            out = [self.value(prefix[i] if i < len(prefix) else items, root, seed, path + (i,)) for i in range(n)]
             if schema.get("uniqueItems") and len({canonical_json(v) for v in out}) != len(out):
                 raise OracleBug(f"cannot generate {n} unique items at {list(path)}")
             return out
