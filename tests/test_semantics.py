@@ -203,6 +203,56 @@ def test_a_deliberately_broken_workflow_is_caught(name):
     assert not any(run_pair(compiled, s).diffs for s in plan_scenarios), name
 
 
+# ------------------------------------------------------------------ the request check
+
+from semantics.soundness import check_request  # noqa: E402
+
+_PORTS = {
+    "type": "object",
+    "properties": {
+        "n": {"type": "integer", "minimum": 1},
+        "s": {"type": "string", "pattern": "^a"},
+        "e": {"type": "string", "enum": ["a", "b"]},
+        "k": {"type": "integer", "enum": [1, 2]},
+        "m": {"enum": ["a", 1]},
+        "o": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+              "additionalProperties": False},
+        "p": {"type": "object", "properties": {"x": {"type": "string"}}, "patternProperties": {"^y": {}},
+              "additionalProperties": False},
+        "u": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "w": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        "l": {"type": ["string", "integer"]},
+        "t": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+    },
+    "required": ["n"],
+    "additionalProperties": False,
+    "$defs": {"item": {"type": "object", "properties": {"z": {"type": "boolean"}}, "required": ["z"]}},
+}
+
+
+@pytest.mark.parametrize("request_, typing, runtime", [
+    ({"n": 1}, 0, 0),
+    ({"n": 0}, 0, 1),                          # a bound: the runtime's
+    ({"n": 1, "s": "b"}, 0, 1),                # a pattern: the runtime's
+    ({"n": 1.5}, 1, 0),                        # a number for an integer
+    ({}, 1, 0),                                # a required port left out
+    ({"n": 1, "zz": 1}, 1, 0),                 # a port the closed request does not declare
+    ({"n": 1, "e": "c"}, 1, 0),                # outside a string enum
+    ({"n": 1, "k": 3}, 0, 1),                  # outside an integer enum (not a business enum)
+    ({"n": 1, "m": None}, 0, 1),               # null into a mixed enum (any)
+    ({"n": 1, "o": {"x": "a", "y": 1}}, 1, 0),  # a closed object's extra property
+    ({"n": 1, "o": {}}, 1, 0),
+    ({"n": 1, "p": {"x": "a", "q": 1}}, 0, 1),  # patternProperties keeps it open
+    ({"n": 1, "u": 3}, 1, 0),                  # anyOf of one type and null: that type
+    ({"n": 1, "w": True}, 0, 1),               # other anyOf: any
+    ({"n": 1, "l": None}, 0, 1),               # a list of kinds: any
+    ({"n": 1, "t": [{"z": "no"}]}, 1, 0),      # through items and $ref
+])
+def test_the_request_check_tells_typing_from_run_time(request_, typing, runtime):
+    found = check_request(request_, _PORTS)
+    assert (len(found[0]), len(found[1])) == (typing, runtime), found
+
+
 # ------------------------------------------------------------------ generated and mutated plans
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
