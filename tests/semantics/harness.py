@@ -56,43 +56,54 @@ def compile_case(case: Case) -> Compiled:
 # ------------------------------------------------------------------ inputs
 
 
-def value_of_type(t: dict, seed: Any, sparse: bool) -> Any:
+_LONG_INPUT = "an \"input\" ${data.inputs.x} {{ objective }} line\nbreak caf\u00e9 "
+
+
+def value_of_type(t: dict, seed: Any, sparse: bool, edge: str = "none") -> Any:
     """A value of a TaskType: full (every optional field, nothing null) or sparse
-    (nullable slots null, optional object fields left out by hash)."""
+    (nullable slots null, optional object fields left out by hash); at an edge, `low`
+    (empty strings and arrays, 0, false, the first enum value) or `high` (long strings
+    with quotes, `${`, `{{ }}` and line breaks, 2^53-1, 5 items, the last enum value)."""
     kind = t.get("kind") or "any"
     h = digest(seed, sparse)
     if t.get("nullable") and sparse:
         return None
     if kind == "string":
         if t.get("enum"):
+            if edge != "none":
+                return t["enum"][0 if edge == "low" else -1]
             return t["enum"][h % len(t["enum"])]
+        if edge == "low":
+            return ""
+        if edge == "high":
+            return _LONG_INPUT * 3
         return f"in-{h % 16**6:06x}"
     if kind == "integer":
-        return h % 50
+        return {"low": 0, "high": 2**53 - 1}.get(edge, h % 50)
     if kind == "number":
-        return (h % 400) / 8
+        return {"low": 0, "high": 1.5e300}.get(edge, (h % 400) / 8)
     if kind == "boolean":
-        return bool(h % 2)
+        return {"low": False, "high": True}.get(edge, bool(h % 2))
     if kind == "array":
-        n = (h % 4) if sparse else 2
-        return [value_of_type(t["items"], [seed, i], sparse) for i in range(n)]
+        n = {"low": 0, "high": 5}.get(edge, (h % 4) if sparse else 2)
+        return [value_of_type(t["items"], [seed, i], sparse, edge) for i in range(n)]
     if kind == "object":
         out = {}
         for f in t.get("fields") or []:
             if sparse and f.get("required") is False and digest(seed, f["name"]) % 2:
                 continue
-            out[f["name"]] = value_of_type(f["type"], [seed, f["name"]], sparse)
+            out[f["name"]] = value_of_type(f["type"], [seed, f["name"]], sparse, edge)
         return out
     return {"opaque": f"in-{h % 16**6:06x}"}
 
 
-def plan_inputs(plan: dict, sparse: bool, salt: str) -> dict:
+def plan_inputs(plan: dict, sparse: bool, salt: str, edge: str = "none") -> dict:
     out = {}
     for decl in plan.get("inputs") or []:
         optional = decl.get("required") is False
         if sparse and optional:
             continue  # its default applies
-        out[decl["name"]] = value_of_type(decl["type"], [salt, decl["name"]], sparse)
+        out[decl["name"]] = value_of_type(decl["type"], [salt, decl["name"]], sparse, edge)
     return out
 
 
@@ -145,9 +156,12 @@ def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool, tolerate: f
 class Scenario:
     config: StubConfig
     sparse: bool = False
+    inputs_edge: str = "none"
+    """The generated inputs at an edge (value_of_type): `none`, `low`, `high`."""
 
     def label(self) -> str:
-        return self.config.label() + (",sparse-inputs" if self.sparse else "")
+        return (self.config.label() + (",sparse-inputs" if self.sparse else "")
+                + (f",inputs={self.inputs_edge}" if self.inputs_edge != "none" else ""))
 
 
 @dataclass
@@ -166,7 +180,8 @@ comparisons take the compiler's reading: each would otherwise fail them all agai
 
 def run_pair(compiled: Compiled, scenario: Scenario, workflow: dict | None = None, tolerate: frozenset = KNOWN) -> Report:
     case = compiled.case
-    inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt)
+    inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt,
+                                                                               scenario.inputs_edge)
     a = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs, tolerate)
     b = execute(workflow or compiled.workflow, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs,
                 compiled.plan)
@@ -224,8 +239,8 @@ def edge_scenarios(compiled: Compiled, counts: Counter, max_picks: int = 3) -> l
     high edge (maxItems, long strings, maximums, an extra property where allowed), and
     every enum value (anyOf branch) in turn, with integers where `number` is declared."""
     out = [
-        Scenario(StubConfig(salt="f", edge="low", omit_optional="all"), sparse=True),
-        Scenario(StubConfig(salt="g", edge="high")),
+        Scenario(StubConfig(salt="f", edge="low", omit_optional="all"), sparse=True, inputs_edge="low"),
+        Scenario(StubConfig(salt="g", edge="high"), inputs_edge="high"),
         Scenario(StubConfig(salt="h", edge="low", nulls="all")),
     ]
     schemas = [compiled.catalog.ops[k].output for k in counts if k in compiled.catalog.ops]
