@@ -368,6 +368,10 @@ class Interpreter:
                     bound[name] = self.defaults(self.literal(decl["default"]), decl["type"])
                 else:
                     bound[name] = None
+                if "finding-3" in self.tolerate and name in given and not fits(bound[name], decl["type"]):
+                    # the compiler's reading (finding 3): the group's workflow input, a closed
+                    # object type, refuses the extra property of an operation's open object
+                    raise Failure(f"call {task['id']}: group input {name} does not fit its type")
             return self.scope(_get(group, "body", {}), Env(bound))
         raise OracleBug(f"task kind {kind}")
 
