@@ -15,12 +15,13 @@ Cases rotate over five kinds, each from its own `random.Random(f"{seed}:{kind}:{
 - `mutant-of-generated`: a generated plan, mutated;
 - `mcp`: `generate` over the catalogs imported from the MCP corpus
   (fixtures/catalogs/mcp/, from ../shared/corpus/mcp/);
-- `rebind`: a generated plan (review, ops and the oracle's catalog) or a fixture whose
-  operation bindings are rewritten at random: a port (optional and non-plain ones
-  included) bound to another task's output port, whole result or field, an input, an
-  item, or a literal made from the port's schema, sometimes off by one detail (a
-  property missing or extra, a wrong kind, null). Most no longer check; the ones that
-  do are the typing soundness probe: every request they make must fit its port.
+- `rebind`: a generated plan (over the review, ops and oracle catalogs, or the MCP
+  corpus catalogs) or a fixture whose operation bindings are rewritten at random: a
+  port (optional and non-plain ones included) bound to another task's output port
+  (often one of the same JSON type), whole result or field, an input, an item, or a
+  literal made from the port's schema, sometimes off by one detail (a property missing
+  or extra, a wrong kind, null). Most no longer check; the ones that do are the typing
+  soundness probe: every request they make must fit its port.
 
 Prints the number of cases per kind (how many checked clean and were compared, how many
 scenarios) and each discrepancy with its reproducer. Exit code 1 when anything differed.
@@ -104,6 +105,22 @@ def _nodes(tree):
     return out
 
 
+def _json_type(schema, root):
+    """The JSON type a schema names (through local $refs), if one."""
+    from semantics.stubs import _resolve
+
+    try:
+        schema = _resolve(schema, root)
+    except Exception:  # noqa: BLE001
+        return None
+    if not isinstance(schema, dict):
+        return None
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = tuple(sorted(t))
+    return t
+
+
 def _operation_tasks(tree):
     return [n for n in _nodes(tree) if isinstance(n.get("operation"), str) and isinstance(n.get("id"), str)]
 
@@ -119,6 +136,7 @@ def rebind(tree: dict, catalogs: tuple[str, ...], rng: random.Random) -> tuple[d
     log: list[str] = []
     if not ops:
         return tree, ["no operation to rebind"]
+    typed: list[tuple[str, dict]] = []  # (JSON type of an output port, a read of it)
     reads = [copy.deepcopy(n) for n in _nodes(tree) if n.get("kind") in ("input", "output", "item", "index", "field", "choice")]
     for task in ops:  # every other operation's output ports, whole result and fields
         try:
@@ -130,6 +148,7 @@ def rebind(tree: dict, catalogs: tuple[str, ...], rng: random.Random) -> tuple[d
         for name, prop in (out.get("properties") or {}).items():
             port = {"kind": "output", "source": task["id"], "port": name}
             reads.append(port)
+            typed.append((_json_type(prop, out), port))
             for sub in ((prop or {}).get("properties") or {}) if isinstance(prop, dict) else {}:
                 reads.append({"kind": "field", "items": [copy.deepcopy(port)], "port": sub})
     for _ in range(rng.randint(1, 3)):
@@ -156,7 +175,9 @@ def rebind(tree: dict, catalogs: tuple[str, ...], rng: random.Random) -> tuple[d
         if value is None:
             if not reads:
                 continue
-            value = copy.deepcopy(rng.choice(reads))
+            want = _json_type(op.input["properties"][port], op.input)
+            alike = [r for t, r in typed if t == want and want is not None]
+            value = copy.deepcopy(rng.choice(alike if alike and rng.random() < 0.7 else reads))
             how = f"a read ({value.get('kind')} {value.get('source', '')}.{value.get('port', '')})"
         bindings = task.setdefault("inputs", [])
         if not isinstance(bindings, list):
@@ -196,7 +217,7 @@ def make_case(seed: str, kind: str, i: int):
             tree, log = rebind(plan.tree(), catalogs, rng)
             return dump(tree, fmt), f"fixtures/valid/{plan.name}.taskplan.{fmt}", catalogs, \
                 f"{plan.name} rebound: " + "; ".join(log)
-        catalogs = GENERATOR_CATALOGS + (ORACLE_CATALOG,)
+        catalogs = GENERATOR_CATALOGS + (ORACLE_CATALOG,) if rng.random() < 0.6 else MCP_CATALOGS
         tree = generate(rng, operations=True, catalogs=catalogs)
         tree, log = rebind(tree, catalogs, rng)
         return dump(tree, fmt), f"generated.taskplan.{fmt}", catalogs, "generated, rebound: " + "; ".join(log)
