@@ -512,3 +512,20 @@ def test_finding_4_an_answer_within_the_output_schema_passes_a_capture():
 def test_finding_4_does_not_touch_an_operation_that_fails():
     assert _spec_reading(FINDING_4, StubConfig(fail_op="meta.get"),
                          catalogs=("tests/semantics/findings.catalog.yaml",)) == []
+
+
+# ------------------------------------------------------------------ the long run
+
+def test_the_long_run_makes_and_compares_a_case_of_every_kind():
+    """benchmarks/semantics_long.py: one case of each kind is made and compared (the
+    script must not rot between long runs); seed and index chosen so that each checks
+    clean."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import semantics_long
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    results = [semantics_long.run_case("7", kind, i, 120)
+               for kind, i in (("generated", 0), ("mcp", 3), ("rebind", 1))]
+    assert all(r["clean"] and r["scenarios"] >= 5 and not r["problems"] for r in results), \
+        [(r["kind"], r["i"], r["clean"], r["problems"][:1]) for r in results]
