@@ -129,6 +129,11 @@ def _drop_a_fixed_input(doc):
     del step["input"]["request"]["api_version"]
 
 
+def _lose_an_enum_value(doc):
+    step = next(s for s, _ in _steps(doc) if s["id"] == "summarize")
+    step["schema"]["properties"]["event"]["enum"].remove("COMMENT")
+
+
 def _drop_cleanup_guard(doc):
     step = next(s for s, _ in _steps(doc) if s["id"] == "drop_scratch")
     del step["when"]
@@ -167,6 +172,7 @@ BROKEN = {
     "swap-request-ports": ("examples-pr-review", _swap_request_ports, None),
     "stringify-a-request-port": ("examples-pr-review", _stringify_a_request_port, None),
     "drop-a-fixed-input": ("examples-pr-review", _drop_a_fixed_input, None),
+    "lose-an-enum-value": ("examples-pr-review", _lose_an_enum_value, None),
     "drop-cleanup-guard": ("examples-pr-review", _drop_cleanup_guard, StubConfig(fail_op="workspace.create")),
     "drop-cleanup-step": ("examples-pr-review", _drop_cleanup_step, None),
     "flip-switch": ("examples-pr-review", _flip_switch, None),
@@ -199,6 +205,8 @@ def test_a_deliberately_broken_workflow_is_caught(name):
     assert any(r.diffs for r in reports), f"{name}: no difference found"
     if name in ("stringify-a-request-port", "drop-a-fixed-input"):  # caught as a request that does not fit
         assert any(d.startswith("typing (workflow's run)") for r in reports for d in r.diffs), name
+    if name == "lose-an-enum-value":  # the model answers each enum value in turn
+        assert any(r.diffs for r in reports if "pick=2" in r.scenario), name
     # and the unbroken workflow agrees on the same scenarios
     assert not any(run_pair(compiled, s).diffs for s in plan_scenarios), name
 
