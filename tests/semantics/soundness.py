@@ -33,6 +33,15 @@ _TRANSPARENT = {"properties", "items", "$ref", "$defs", "definitions", "$dynamic
 """Schema-path keywords that keep a subschema's business type in force."""
 
 
+EXTRA = "zz_extra"
+"""The name of the property the stubs add where an output schema allows more (edge=high)."""
+
+OPEN_INTO_CLOSED = "finding-3"
+"""The tag of a typing problem that is finding 3 (tests/test_semantics.py): an operation's
+open object (its output schema allows more properties) bound to a closed port, with a
+property the operation was allowed to add."""
+
+
 _VALIDATORS: dict[str, Any] = {}
 
 
@@ -118,7 +127,8 @@ def check_request(request: Any, schema: Any) -> tuple[list[str], list[str]]:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         text = f"{where}: {error.validator} ({error.message[:160]})"
         if _business(error):
-            if error.validator == "additionalProperties" and isinstance(error.instance, dict) \
+            if error.validator in ("additionalProperties", "unevaluatedProperties") \
+                    and isinstance(error.instance, dict) \
                     and any(str(k).startswith(EXTRA) for k in error.instance):
                 text = f"[{OPEN_INTO_CLOSED}] " + text
             typing.append(text)
@@ -126,11 +136,3 @@ def check_request(request: Any, schema: Any) -> tuple[list[str], list[str]]:
             runtime.append(text)
     return typing, runtime
 
-
-EXTRA = "zz_extra"
-"""The name of the property the stubs add where an output schema allows more (edge=high)."""
-
-OPEN_INTO_CLOSED = "finding-3"
-"""The tag of a typing problem that is finding 3 (tests/test_semantics.py): an operation's
-open object (its output schema allows more properties) bound to a closed port, with a
-property the operation was allowed to add."""
