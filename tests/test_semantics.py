@@ -4,9 +4,12 @@ A reference interpreter runs each plan (tests/semantics/interpreter.py, written 
 the language spec on the plan's raw tree); a workflow executor runs its compiled
 workflow (tests/semantics/executor.py, written from docs/workflow-dialect.md); both
 call the same deterministic stubs (tests/semantics/stubs.py) under several stub
-configurations (nulls, omitted optional fields, sparse inputs so defaults apply, an
+configurations (nulls, omitted optional fields, sparse inputs so defaults apply, answers
+and inputs at the edges of their schemas and types, each enum value in turn, an
 operation or model call that fails). Success, the root's outputs, the operation and
-model calls with their requests, and which cleanup ran must agree.
+model calls with their requests, and which cleanup ran must agree; and every request
+must fit its operation's input schema (tests/semantics/soundness.py: a business-type
+violation is a typing soundness finding, a bound or pattern one the runtime's).
 
 Inputs: the valid fixtures, examples/, tests/sample_plans.py, the docs' plan examples,
 benchmarks/generate.py, the oracle's own targeted plans (tests/semantics/plans/), and
