@@ -407,8 +407,8 @@ def test_finding_3_an_open_object_does_not_fit_a_closed_port():
     the effective request is validated against the input schema; taskplan.md, Types: a
     value fits a port when "every required field of an object R exists in P and fits"
     (the compiler adds: "when R is closed P declares no other field"). kv.put's output
-    `entry` declares `name` (required), `size`, `owner`, `color` and does not close the
-    object: the store may answer more properties. Its input port `entry` is closed. The
+    `entry` declares `name` and `owner` (required), `size` and `color`, and does not
+    close the object: the store may answer more properties. Its input port `entry` is closed. The
     types pass accepts `again.entry <- first.entry` (P declares no field R lacks), but an
     answer within the output schema, `{name: ..., owner: ..., zz_extra: ...}`, makes a
     request the runtime refuses: the plan checks clean and cannot run. The types pass
@@ -504,8 +504,9 @@ root:
 def test_finding_4_an_answer_within_the_output_schema_passes_a_capture():
     """Finding 4 (open). meta.get's output `tagged` is `{type: object, properties: {a},
     allOf: [{properties: {b}, required: [b]}], unevaluatedProperties: false}`: in JSON
-    Schema 2020-12, `b` is evaluated by the allOf, so `{a: .., b: ..}` (b required, in
-    fact) is within the schema (`sized` the same through anyOf). The plan reads only `plain`
+    Schema 2020-12, `b` is evaluated by the allOf, so `{a: .., b: ..}` is within the
+    schema, and every answer has `b`, which the allOf requires (`sized` the same through
+    anyOf). The plan reads only `plain`
     inside a sequence and means `plain`. The workflow passes the captured result whole
     to the child workflow `use.body` as an input whose type is the business type of the
     result, where `tagged` became `{properties: {a}, additionalProperties: false}`: the
