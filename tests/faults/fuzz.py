@@ -263,14 +263,15 @@ def _plain_kind(schema: Any) -> str | None:
     return t if isinstance(t, str) and t in _PLAIN else None
 
 
-def _eligible_operations() -> list[dict]:
-    """Operations of GENERATOR_CATALOGS that consume no artifact and whose required,
-    non-fixed inputs are all plain (or enums of strings): each with its reference
-    (pinned when the ID has several versions), its inputs and its readable ports."""
+def _eligible_operations(catalogs: tuple[str, ...] = GENERATOR_CATALOGS) -> list[dict]:
+    """Operations of `catalogs` (GENERATOR_CATALOGS by default) that consume no artifact
+    and whose required, non-fixed inputs are all plain (or enums of strings): each with
+    its reference (pinned when the ID has several versions), its inputs and its readable
+    ports."""
     from .seeds import read_tree
 
     out = []
-    for path in GENERATOR_CATALOGS:
+    for path in catalogs:
         catalog = read_tree(ROOT / path, catalog=True)
         ops = [op for source in seq(catalog, "sources") for op in seq(source, "operations")]
         ids = Counter(op["id"] for op in ops)
@@ -307,18 +308,17 @@ def _eligible_operations() -> list[dict]:
     return out
 
 
-_OPERATIONS: list[dict] | None = None
+_OPERATIONS: dict[tuple[str, ...], list[dict]] = {}
 
 
-def generate(rng: Any, *, operations: bool = False) -> dict:
+def generate(rng: Any, *, operations: bool = False, catalogs: tuple[str, ...] = GENERATOR_CATALOGS) -> dict:
     """A random plan, valid by construction; with `operations`, it also calls operations
-    of GENERATOR_CATALOGS (check it against them)."""
-    global _OPERATIONS
+    of `catalogs` (GENERATOR_CATALOGS by default; check it against them)."""
     g = _Gen(rng)
     if operations:
-        if _OPERATIONS is None:
-            _OPERATIONS = _eligible_operations()
-        g.operations = _OPERATIONS
+        if catalogs not in _OPERATIONS:
+            _OPERATIONS[catalogs] = _eligible_operations(catalogs)
+        g.operations = _OPERATIONS[catalogs]
     plan: dict = {"version": 1, "name": "generated"}
     inputs = []
     readables: list[_Readable] = []

@@ -15,11 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 from .common import Failure, OracleBug, load_text, norm
 from .expr import Scope, evaluate_text
 from .interpreter import Outcome
+from .soundness import fits
 from .stubs import CatalogIndex, Stubs
 
 BUILTIN = {"set", "switch", "parallel", "loop.parallel", "loop.sequential", "workflow.call", "template.render",
@@ -28,10 +27,7 @@ _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 def validate_schema(value: Any, schema: Any) -> bool:
-    if schema in (None, {}):
-        return True
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema).is_valid(value)
+    return fits(value, schema)
 
 
 def fill_defaults(value: Any, schema: Any) -> Any:
@@ -74,9 +70,9 @@ class Executor:
     def run(self, inputs: dict) -> Outcome:
         try:
             outputs = self.call(self.doc["entrypoint"], norm(inputs), None, given_all=False)
-            return Outcome(True, norm(outputs), None, list(self.stubs.calls), self.cleanups)
+            return Outcome(True, norm(outputs), None, list(self.stubs.calls), self.cleanups, list(self.stubs.unsound))
         except Failure as exc:
-            return Outcome(False, None, str(exc), list(self.stubs.calls), self.cleanups)
+            return Outcome(False, None, str(exc), list(self.stubs.calls), self.cleanups, list(self.stubs.unsound))
 
     # -------------------------------------------------------------- workflows
 

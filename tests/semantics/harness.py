@@ -56,43 +56,54 @@ def compile_case(case: Case) -> Compiled:
 # ------------------------------------------------------------------ inputs
 
 
-def value_of_type(t: dict, seed: Any, sparse: bool) -> Any:
+_LONG_INPUT = "an \"input\" ${data.inputs.x} {{ objective }} line\nbreak caf\u00e9 "
+
+
+def value_of_type(t: dict, seed: Any, sparse: bool, edge: str = "none") -> Any:
     """A value of a TaskType: full (every optional field, nothing null) or sparse
-    (nullable slots null, optional object fields left out by hash)."""
+    (nullable slots null, optional object fields left out by hash); at an edge, `low`
+    (empty strings and arrays, 0, false, the first enum value) or `high` (long strings
+    with quotes, `${`, `{{ }}` and line breaks, 2^53-1, 5 items, the last enum value)."""
     kind = t.get("kind") or "any"
     h = digest(seed, sparse)
     if t.get("nullable") and sparse:
         return None
     if kind == "string":
         if t.get("enum"):
+            if edge != "none":
+                return t["enum"][0 if edge == "low" else -1]
             return t["enum"][h % len(t["enum"])]
+        if edge == "low":
+            return ""
+        if edge == "high":
+            return _LONG_INPUT * 3
         return f"in-{h % 16**6:06x}"
     if kind == "integer":
-        return h % 50
+        return {"low": 0, "high": 2**53 - 1}.get(edge, h % 50)
     if kind == "number":
-        return (h % 400) / 8
+        return {"low": 0, "high": 1.5e300}.get(edge, (h % 400) / 8)
     if kind == "boolean":
-        return bool(h % 2)
+        return {"low": False, "high": True}.get(edge, bool(h % 2))
     if kind == "array":
-        n = (h % 4) if sparse else 2
-        return [value_of_type(t["items"], [seed, i], sparse) for i in range(n)]
+        n = {"low": 0, "high": 5}.get(edge, (h % 4) if sparse else 2)
+        return [value_of_type(t["items"], [seed, i], sparse, edge) for i in range(n)]
     if kind == "object":
         out = {}
         for f in t.get("fields") or []:
             if sparse and f.get("required") is False and digest(seed, f["name"]) % 2:
                 continue
-            out[f["name"]] = value_of_type(f["type"], [seed, f["name"]], sparse)
+            out[f["name"]] = value_of_type(f["type"], [seed, f["name"]], sparse, edge)
         return out
     return {"opaque": f"in-{h % 16**6:06x}"}
 
 
-def plan_inputs(plan: dict, sparse: bool, salt: str) -> dict:
+def plan_inputs(plan: dict, sparse: bool, salt: str, edge: str = "none") -> dict:
     out = {}
     for decl in plan.get("inputs") or []:
         optional = decl.get("required") is False
         if sparse and optional:
             continue  # its default applies
-        out[decl["name"]] = value_of_type(decl["type"], [salt, decl["name"]], sparse)
+        out[decl["name"]] = value_of_type(decl["type"], [salt, decl["name"]], sparse, edge)
     return out
 
 
@@ -120,8 +131,12 @@ def concurrent(plan: dict) -> bool:
     return found
 
 
-def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool) -> list[str]:
+def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool, tolerate: frozenset = frozenset()) -> list[str]:
     out = []
+    for side, outcome in (("plan", plan_side), ("workflow", wf_side)):
+        problems = [p for p in outcome.unsound if not any(f"[{known}]" in p for known in tolerate)]
+        for problem in problems[:2]:
+            out.append(f"typing ({side}'s run): a request that does not fit its port: {problem}")
     if plan_side.ok != wf_side.ok:
         out.append(f"success: plan {plan_side.ok} ({plan_side.error}), workflow {wf_side.ok} ({wf_side.error})")
     elif plan_side.ok and not equal(plan_side.outputs, wf_side.outputs):
@@ -141,9 +156,12 @@ def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool) -> list[str
 class Scenario:
     config: StubConfig
     sparse: bool = False
+    inputs_edge: str = "none"
+    """The generated inputs at an edge (value_of_type): `none`, `low`, `high`."""
 
     def label(self) -> str:
-        return self.config.label() + (",sparse-inputs" if self.sparse else "")
+        return (self.config.label() + (",sparse-inputs" if self.sparse else "")
+                + (f",inputs={self.inputs_edge}" if self.inputs_edge != "none" else ""))
 
 
 @dataclass
@@ -156,20 +174,23 @@ class Report:
 
 
 KNOWN: frozenset[str] = frozenset()
-"""The findings (tests/test_semantics.py, each pinned by an xfail test) on which the broad
-comparisons take the compiler's reading: each would otherwise fail them all again."""
+"""The open findings (tests/test_semantics.py, each pinned by an xfail test) on which the
+broad comparisons take the compiler's reading: each would otherwise fail them all again.
+None is open (the four found are fixed); a problem tagged with a fixed finding's name
+(soundness.OPEN_INTO_CLOSED) is then a regression, reported like any other."""
 
 
 def run_pair(compiled: Compiled, scenario: Scenario, workflow: dict | None = None, tolerate: frozenset = KNOWN) -> Report:
     case = compiled.case
-    inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt)
+    inputs = case.inputs if case.inputs is not None else plan_inputs(compiled.plan, scenario.sparse, scenario.config.salt,
+                                                                               scenario.inputs_edge)
     a = interpret(compiled.plan, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs, tolerate)
     b = execute(workflow or compiled.workflow, compiled.catalog, Stubs(compiled.catalog, scenario.config), inputs,
                 compiled.plan)
-    return Report(case.name, scenario.label(), differences(a, b, not concurrent(compiled.plan)), a, b)
+    return Report(case.name, scenario.label(), differences(a, b, not concurrent(compiled.plan), tolerate), a, b)
 
 
-def scenarios(compiled: Compiled, max_failures: int = 8) -> list[Scenario]:
+def scenarios(compiled: Compiled, max_failures: int = 8, max_picks: int = 3) -> list[Scenario]:
     base = [
         Scenario(StubConfig(salt="a")),
         Scenario(StubConfig(salt="b", nulls="mixed", omit_optional="mixed"), sparse=True),
@@ -190,7 +211,56 @@ def scenarios(compiled: Compiled, max_failures: int = 8) -> list[Scenario]:
     if llm:
         failing.append(Scenario(StubConfig(salt="a", fail_llm_at=1)))
         failing.append(Scenario(StubConfig(salt="a", invalid_llm_at=llm)))
-    return base + failing[:max_failures]
+    return base + edge_scenarios(compiled, counts, max_picks) + failing[:max_failures]
+
+
+def widest_choice(schemas: list[Any]) -> int:
+    """The most values of one enum (or branches of one anyOf/oneOf, or kinds of one type
+    list) in some schemas: how many `pick` scenarios show each of them in turn."""
+    most = 1
+
+    def walk(n: Any) -> None:
+        nonlocal most
+        if isinstance(n, dict):
+            for key in ("enum", "anyOf", "oneOf", "type"):
+                if isinstance(n.get(key), list):
+                    most = max(most, len([v for v in n[key] if v is not None and v != "null" and v != {"type": "null"}]))
+            for v in n.values():
+                walk(v)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v)
+
+    walk(schemas)
+    return most
+
+
+def edge_scenarios(compiled: Compiled, counts: Counter, max_picks: int = 3) -> list[Scenario]:
+    """Answers at the edges of the output schemas (stubs.StubConfig): everything at its
+    low edge (empty arrays and strings, minimums, optional properties left out), at its
+    high edge (maxItems, long strings, maximums, an extra property where allowed), and
+    every enum value (anyOf branch) in turn, with integers where `number` is declared."""
+    out = [
+        Scenario(StubConfig(salt="f", edge="low", omit_optional="all"), sparse=True, inputs_edge="low"),
+        Scenario(StubConfig(salt="g", edge="high"), inputs_edge="high"),
+        Scenario(StubConfig(salt="h", edge="low", nulls="all")),
+    ]
+    schemas = [compiled.catalog.ops[k].output for k in counts if k in compiled.catalog.ops]
+
+    def result_types(n: Any) -> None:
+        if isinstance(n, dict):
+            if n.get("kind") == "transform" and isinstance(n.get("resultType"), dict):
+                schemas.append(n["resultType"].get("fields"))
+            for v in n.values():
+                result_types(v)
+        elif isinstance(n, list):
+            for v in n:
+                result_types(v)
+
+    result_types(compiled.plan)
+    widest = widest_choice(schemas)
+    out += [Scenario(StubConfig(salt="p", pick=k, integral=True)) for k in range(min(widest, max_picks))]
+    return out
 
 
 def compare_case(case: Case, extra: Callable[[Compiled], list[Scenario]] | None = None) -> list[Report]:

@@ -141,6 +141,8 @@ class Outcome:
     error: str | None
     calls: list[tuple]
     cleanups: list[tuple]
+    unsound: list[str] = field(default_factory=list)
+    """Requests that broke their port's business type (stubs.Stubs.unsound)."""
 
 
 # ------------------------------------------------------------------ the interpreter
@@ -200,9 +202,9 @@ class Interpreter:
                 bound[name] = None
         try:
             outputs = self.scope(self.plan.get("root") or {}, Env(bound))
-            return Outcome(True, norm(outputs), None, list(self.stubs.calls), self.cleanups)
+            return Outcome(True, norm(outputs), None, list(self.stubs.calls), self.cleanups, list(self.stubs.unsound))
         except Failure as exc:
-            return Outcome(False, None, str(exc), list(self.stubs.calls), self.cleanups)
+            return Outcome(False, None, str(exc), list(self.stubs.calls), self.cleanups, list(self.stubs.unsound))
 
     # -------------------------------------------------------------- scopes
 

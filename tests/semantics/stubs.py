@@ -9,12 +9,14 @@ transform's result schema. Failure and null injection are settings."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .common import Failure, OracleBug, canonical_json, digest, load_text, norm
+from .soundness import EXTRA, check_request, fits
 
 
 # ------------------------------------------------------------------ catalog
@@ -91,6 +93,20 @@ class CatalogIndex:
 # ------------------------------------------------------------------ values from schemas
 
 
+def _merge(a: dict, b: dict) -> dict:
+    """Two schemas that both apply, as one (for generation): `properties` and `required`
+    are united (a property in both: both its schemas), the rest of `b` wins."""
+    out = {**a, **b}
+    if isinstance(a.get("properties"), dict) and isinstance(b.get("properties"), dict):
+        props = dict(a["properties"])
+        for name, sub in b["properties"].items():
+            props[name] = _merge(props[name], sub) if isinstance(props.get(name), dict) and isinstance(sub, dict) else sub
+        out["properties"] = props
+    if "required" in a or "required" in b:
+        out["required"] = list(dict.fromkeys(list(a.get("required") or []) + list(b.get("required") or [])))
+    return out
+
+
 def _resolve(schema: Any, root: Any) -> Any:
     seen = 0
     while isinstance(schema, dict) and "$ref" in schema and isinstance(schema["$ref"], str):
@@ -102,7 +118,7 @@ def _resolve(schema: Any, root: Any) -> Any:
             part = part.replace("~1", "/").replace("~0", "~")
             node = node[int(part)] if isinstance(node, list) else node[part]
         rest = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**node, **rest} if isinstance(node, dict) else node
+        schema = _merge(node, rest) if isinstance(node, dict) else node
         seen += 1
         if seen > 50:
             raise OracleBug("recursive $ref")
@@ -126,6 +142,18 @@ class StubConfig:
     """The k-th model call fails."""
     invalid_llm_at: int | None = None
     """The k-th model call answers something that does not fit the schema."""
+    edge: str = "none"
+    """Answers at the edges of the schemas: `low` (arrays at `minItems`, empty when
+    allowed; strings at `minLength`, empty when allowed; numbers at `minimum`, 0 when
+    unbounded), `high` (arrays at `maxItems`, 5 items when unbounded; long strings with
+    quotes, `${`, line breaks and non-ASCII up to `maxLength`; numbers at `maximum`,
+    2^53-1 or 1.5e300 when unbounded; an extra property wherever `additionalProperties`
+    allows one), or `none` (hashed values in between)."""
+    pick: int | None = None
+    """Every enum (and every `anyOf`/`oneOf` branch) answers its k-th value (mod its
+    size), instead of one by hash: run k = 0, 1, ... to see each value in turn."""
+    integral: bool = False
+    """`number` slots answer integers."""
 
     def label(self) -> str:
         parts = [f"salt={self.salt}"]
@@ -133,6 +161,12 @@ class StubConfig:
             parts.append(f"nulls={self.nulls}")
         if self.omit_optional != "none":
             parts.append(f"omit={self.omit_optional}")
+        if self.edge != "none":
+            parts.append(f"edge={self.edge}")
+        if self.pick is not None:
+            parts.append(f"pick={self.pick}")
+        if self.integral:
+            parts.append("integral")
         if self.fail_op:
             parts.append(f"fail={self.fail_op}#{self.fail_at}")
         if self.fail_llm_at:
@@ -142,9 +176,20 @@ class StubConfig:
         return ",".join(parts)
 
 
+DEEP = 12
+"""Past this depth of generated data, arrays take their fewest items and objects only
+their required properties (so that a recursive schema gives a finite value)."""
+
+_LONG = "a \"quoted\" ${data.inputs.x} {{ x }} line\nbreak caf\u00e9 \u2603 "
+_PATTERN_CANDIDATES = ("", "a", "0", "abc", "A1", "0123456789abcdef", "abc123", "a-b", "a_b", "2024-01-01",
+                       "2024-01-01T00:00:00Z", "a@b.invalid", "https://example.invalid/x", "v1.2.3")
+
+
 class Generator:
     """Values from JSON Schemas, as a pure function of (seed, path): the order in
-    which properties are listed does not change any value."""
+    which properties are listed does not change any value. Every value stays within
+    the schema (the stubs check it): bounds, lengths, enums, patterns (from a few
+    candidates), closed objects."""
 
     def __init__(self, config: StubConfig):
         self.config = config
@@ -155,6 +200,10 @@ class Generator:
         if mode == "mixed":
             return digest(self.config.salt, what, seed, list(path)) % 2 == 0
         return False
+
+    def _choose(self, options: list, h: int) -> Any:
+        k = self.config.pick if self.config.pick is not None else h
+        return options[k % len(options)]
 
     def value(self, schema: Any, root: Any, seed: Any, path: tuple = ()) -> Any:
         schema = _resolve(schema, root)
@@ -175,22 +224,24 @@ class Generator:
                 if not others:
                     return None
                 base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-                return self.value({**base, **others[0]}, root, seed, path)
+                branch = others[0] if self.config.pick is None else self._choose(others, h)
+                return self.value(_merge(base, branch) if isinstance(branch, dict) else branch, root, seed, path)
         if "allOf" in schema and schema["allOf"]:
             merged = {k: v for k, v in schema.items() if k != "allOf"}
             for part in schema["allOf"]:
-                merged.update(_resolve(part, root))
+                part = _resolve(part, root)
+                merged = _merge(merged, part) if isinstance(part, dict) else merged
             return self.value(merged, root, seed, path)
         types = schema.get("type")
         if isinstance(types, str):
             types = [types]
         enum = schema.get("enum")
-        nullable = (types is not None and "null" in types) or (enum is not None and None in enum)
+        nullable = (enum is None and types is not None and "null" in types) or (enum is not None and None in enum)
         if nullable and self._pick(self.config.nulls, seed, path, "null"):
             return None
         if enum is not None:
             options = [o for o in enum if o is not None]
-            return options[h % len(options)] if options else None
+            return self._choose(options, h) if options else None
         if types is None:
             if "properties" in schema:
                 types = ["object"]
@@ -201,38 +252,112 @@ class Generator:
         kinds = [t for t in types if t != "null"]
         if not kinds:
             return None
-        kind = kinds[0]
+        kind = kinds[0] if self.config.pick is None else self._choose(kinds, h)
+        edge = self.config.edge
+        deep = len(path) >= DEEP  # a recursive schema: the least from here on
         if kind == "object":
             props = schema.get("properties") or {}
             required = set(schema.get("required") or [])
             out = {}
             for name, sub in props.items():
-                if name not in required and self._pick(self.config.omit_optional, seed, path + (name,), "omit"):
+                if name not in required and (deep or self._pick(self.config.omit_optional, seed, path + (name,), "omit")):
                     continue
                 out[name] = self.value(sub, root, seed, path + (name,))
+            for name in sorted(required - set(props)):  # required without a property: anything
+                out[name] = self.value({}, root, seed, path + (name,))
+            extra = schema.get("additionalProperties", True)
+            if edge == "high" and extra is not False and not schema.get("patternProperties") \
+                    and schema.get("unevaluatedProperties", True) is not False:
+                name = EXTRA if EXTRA not in props else EXTRA + "_2"
+                out[name] = self.value(extra if isinstance(extra, dict) else {"type": "string"}, root, seed,
+                                       path + (name,))
             return out
         if kind == "array":
             low = int(schema.get("minItems") or 0)
             high = schema.get("maxItems")
-            n = max(low, h % 4)
-            if high is not None:
-                n = min(n, int(high))
+            if edge == "low" or deep:
+                n = low
+            elif edge == "high":
+                n = int(high) if high is not None else max(low, 5)
+            else:
+                n = max(low, h % 4)
+                if high is not None:
+                    n = min(n, int(high))
             items = schema.get("items")
-            if items is None or isinstance(items, list):
+            prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+            if isinstance(items, list):  # draft-07 tuple form
+                prefix, items = items, schema.get("additionalItems", {})
+            if items is None:
                 items = {}
-            return [self.value(items, root, seed, path + (i,)) for i in range(n)]
+            if items is False:
+                n = min(n, len(prefix))
+            out = [self.value(prefix[i] if i < len(prefix) else items, root, seed, path + (i,)) for i in range(n)]
+            if schema.get("uniqueItems") and len({canonical_json(v) for v in out}) != len(out):
+                raise OracleBug(f"cannot generate {n} unique items at {list(path)}")
+            return out
         if kind == "string":
-            label = next((str(p) for p in reversed(path) if isinstance(p, str)), "root")
-            return f"{label}-{h % 16**6:06x}"
-        if kind == "integer":
-            low = schema.get("minimum")
-            base = h % 97
-            return base if low is None else max(int(low), base)
-        if kind == "number":
-            return (h % 1000) / 4
+            return self._string(schema, path, h)
+        if kind in ("integer", "number"):
+            return self._number(schema, kind, h)
         if kind == "boolean":
+            if self.config.pick is not None:
+                return bool(self.config.pick % 2)
             return bool(h % 2)
         raise OracleBug(f"cannot generate a {kind}")
+
+    def _string(self, schema: dict, path: tuple, h: int) -> str:
+        low = int(schema.get("minLength") or 0)
+        high = schema.get("maxLength")
+        label = next((str(p) for p in reversed(path) if isinstance(p, str)), "root")
+        if self.config.edge == "low":
+            text = "x" * low
+        elif self.config.edge == "high":
+            text = (_LONG * 4)[: int(high) if high is not None else 4 * len(_LONG)]
+            text = text + "x" * max(0, low - len(text))
+        else:
+            text = f"{label}-{h % 16**6:06x}"
+            text = text + "x" * max(0, low - len(text))
+            if high is not None:
+                text = text[: int(high)]
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            import re
+
+            if not re.search(pattern, text):
+                fits_length = [c for c in _PATTERN_CANDIDATES
+                               if re.search(pattern, c) and low <= len(c) <= (high if high is not None else 10**9)]
+                if not fits_length:
+                    raise OracleBug(f"no string for pattern {pattern!r}")
+                text = fits_length[h % len(fits_length)]
+        return text
+
+    def _number(self, schema: dict, kind: str, h: int) -> Any:
+        integral = kind == "integer" or self.config.integral
+        low, high = schema.get("minimum"), schema.get("maximum")
+        xlow, xhigh = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+        step = 1 if integral else 0.25
+        lows = [v for v in (low, None if xlow is None or isinstance(xlow, bool) else xlow + step) if v is not None]
+        highs = [v for v in (high, None if xhigh is None or isinstance(xhigh, bool) else xhigh - step) if v is not None]
+        lo = max(lows) if lows else None
+        hi = min(highs) if highs else None
+        if integral:
+            lo = None if lo is None else math.ceil(lo)
+            hi = None if hi is None else math.floor(hi)
+        if self.config.edge == "low":
+            value = lo if lo is not None else 0
+        elif self.config.edge == "high":
+            value = hi if hi is not None else (2**53 - 1 if integral else 1.5e300)
+        else:
+            value = h % 97 if integral else (h % 1000) / 4
+            if lo is not None and value < lo:
+                value = lo + (h % 7 if hi is None else 0)
+            if hi is not None and value > hi:
+                value = hi if lo is None else lo + (h % max(1, int(hi - lo) + 1)) * (1 if integral else 1)
+                value = min(value, hi)
+        multiple = schema.get("multipleOf")
+        if multiple:
+            value = math.ceil(value / multiple) * multiple
+        return int(value) if integral else value
 
 
 # ------------------------------------------------------------------ stubs
@@ -247,17 +372,31 @@ class Stubs:
     calls: list[tuple] = field(default_factory=list)
     counts: Counter = field(default_factory=Counter)
     llm_count: int = 0
+    unsound: list[str] = field(default_factory=list)
+    """Typing soundness findings: requests that break their port's business type."""
 
     def operation(self, key: str, request: dict) -> Any:
+        """The effective request (fixed inputs in) is validated against the operation's
+        input schema, as the runtime does (catalog.md): a violation is a run-time failure,
+        and one of the business type is also recorded as a typing finding (soundness.py)."""
         request = norm(request)
         self.calls.append(("op", key, canonical_json(request)))
         self.counts[key] += 1
+        op = self.catalog.ops[key]
+        typing, runtime = check_request(request, op.input)
+        if typing:
+            self.unsound.append(f"{key} request {canonical_json(request)[:300]}: " + "; ".join(typing[:3]))
+        if typing or runtime:
+            raise Failure(f"{key}: the request does not fit the input schema: " + "; ".join((typing + runtime)[:3]))
         if key == self.config.fail_op and self.counts[key] == self.config.fail_at:
             raise Failure(f"injected: {key} fails on call {self.config.fail_at}")
-        op = self.catalog.ops[key]
         if op.output is None:  # an opaque result: something of no declared shape
             return {"opaque": f"{key}-{digest(self.config.salt, key, request) % 16**6:06x}"}
-        return norm(Generator(self.config).value(op.output, op.output, [key, request]))
+        answer = norm(Generator(self.config).value(op.output, op.output, [key, request]))
+        if not fits(answer, op.output):
+            raise OracleBug(f"the stub of {key} answered outside its output schema ({self.config.label()}): "
+                            f"{canonical_json(answer)[:300]}")
+        return answer
 
     def model(self, objective: str, inputs: Any, schema: dict) -> Any:
         inputs = norm(inputs)
@@ -266,6 +405,9 @@ class Stubs:
         if self.config.fail_llm_at == self.llm_count:
             raise Failure(f"injected: model call {self.llm_count} fails")
         value = norm(Generator(self.config).value(schema, schema, ["llm", objective, inputs]))
+        if not fits(value, schema):
+            raise OracleBug(f"the model stub answered outside its schema ({self.config.label()}): "
+                            f"{canonical_json(value)[:300]}")
         if self.config.invalid_llm_at == self.llm_count:
             value = {**value, "__unexpected": 1} if isinstance(value, dict) else {"__unexpected": 1}
         return value
