@@ -31,7 +31,6 @@ import argparse
 import multiprocessing
 import os
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -41,16 +40,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from longrun import Hang, keep_failure, time_limit  # noqa: E402
 
 KINDS = ("mutant", "generated", "mutant-of-generated")
-
-
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):  # noqa: ARG001
-    raise _Hang()
 
 
 def make_case(seed: str, kind: str, i: int):
@@ -83,21 +77,18 @@ def run_case(seed: str, kind: str, i: int, hang: int) -> dict:
                 "problems": ["harness: making the case raised: " + traceback.format_exc(limit=4)]}
     out = {"kind": kind, "i": i, "what": what, "display": display, "problems": [], "clean": False, "compiled": False}
     started = time.perf_counter()
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(hang)
     try:
-        verdict = check_properties(data, display, catalogs)
+        with time_limit(hang):
+            verdict = check_properties(data, display, catalogs)
         out["problems"] = list(verdict.problems)
         out["clean"], out["compiled"] = verdict.clean, verdict.compiled
         if kind == "generated" and not verdict.clean:
             out["problems"].append("a generated (valid by construction) plan does not check clean: "
                                    + ", ".join(sorted(set(verdict.codes))))
-    except _Hang:
+    except Hang:
         out["problems"].append(f"did not finish within {hang} s")
     except Exception:  # noqa: BLE001 - the property runner itself must not stop the run
         out["problems"].append("raised: " + traceback.format_exc(limit=8))
-    finally:
-        signal.alarm(0)
     out["seconds"] = time.perf_counter() - started
     if out["problems"]:
         out["data"] = data
@@ -174,14 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             slowest = (item["seconds"], f"{item['kind']}:{item['i']}")
         if item["problems"]:
             failures.append(item)
-            out = Path(args.out)
-            out.mkdir(parents=True, exist_ok=True)
-            suffix = ".json" if item["display"].endswith(".json") else ".yaml"
-            path = out / f"{item['kind']}-{item['i']}.taskplan{suffix}"
-            path.write_bytes(item["data"])
-            print(f"FAIL {item['kind']}:{item['i']} ({item['what']})\n  {item['problems'][0][:400]}\n"
-                  f"  document: {path}\n  replay: python benchmarks/fuzz_long.py --seed {args.seed} "
-                  f"--replay {item['kind']}:{item['i']}", flush=True)
+            keep_failure(item, args.out, "fuzz_long.py", args.seed, "FAIL", 400)
         if time.time() - last_report > 60:
             last_report = time.time()
             print(f"  {sum(counts.values())} cases, {len(failures)} failures, {time.time() - started:.0f} s", flush=True)

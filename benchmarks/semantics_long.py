@@ -33,7 +33,6 @@ import argparse
 import copy
 import os
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -44,18 +43,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from longrun import Hang, keep_failure, time_limit  # noqa: E402
 
 KINDS = ("generated", "rebind", "mutant", "mcp", "mutant-of-generated", "rebind")
 MCP_CATALOGS = tuple(sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "fixtures/catalogs/mcp").glob("*.catalog.yaml")))
 ORACLE_CATALOG = "tests/semantics/oracle.catalog.yaml"
-
-
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):  # noqa: ARG001
-    raise _Hang()
 
 
 # ------------------------------------------------------------------ rebinding
@@ -235,12 +229,11 @@ def run_case(seed: str, kind: str, i: int, hang: int) -> dict:
     out = {"kind": kind, "i": i, "what": "(could not be made)", "display": "case.yaml", "problems": [],
            "clean": False, "scenarios": 0, "known": False, "data": b""}
     started = time.perf_counter()
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(hang)
     try:
-        data, display, catalogs, what = make_case(seed, kind, i)
-        out.update(what=what, display=display, data=data)
-        reports = compare_if_clean(data, display, catalogs, max_failures=3)
+        with time_limit(hang):
+            data, display, catalogs, what = make_case(seed, kind, i)
+            out.update(what=what, display=display, data=data)
+            reports = compare_if_clean(data, display, catalogs, max_failures=3)
         if reports is not None:
             out["clean"] = True
             out["scenarios"] = len(reports)
@@ -251,14 +244,12 @@ def run_case(seed: str, kind: str, i: int, hang: int) -> dict:
                     out["known"] = True  # a known finding met again (tolerated: harness.KNOWN)
         elif kind in ("generated", "mcp"):
             out["problems"].append("a generated (valid by construction) plan does not compile")
-    except _Hang:
+    except Hang:
         out["problems"].append(f"did not finish within {hang} s")
     except OracleBug as exc:
         out["problems"].append(f"oracle: {exc}")
     except Exception:  # noqa: BLE001 - the harness must not stop the run
         out["problems"].append("raised: " + traceback.format_exc(limit=8))
-    finally:
-        signal.alarm(0)
     out["seconds"] = time.perf_counter() - started
     return out
 
@@ -303,14 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             slowest = (item["seconds"], f"{kind}:{item['i']}")
         if item["problems"]:
             failures.append(item)
-            out = Path(args.out)
-            out.mkdir(parents=True, exist_ok=True)
-            suffix = ".json" if item["display"].endswith(".json") else ".yaml"
-            path = out / f"{kind}-{item['i']}.taskplan{suffix}"
-            path.write_bytes(item["data"])
-            print(f"DIFF {kind}:{item['i']} ({item['what'][:200]})\n  {item['problems'][0][:600]}\n"
-                  f"  document: {path}\n  replay: python benchmarks/semantics_long.py --seed {args.seed} "
-                  f"--replay {kind}:{item['i']}", flush=True)
+            keep_failure(item, args.out, "semantics_long.py", args.seed, "DIFF", 600)
         if time.time() - last_report > 60:
             last_report = time.time()
             print(f"  {sum(counts.values())} cases, {sum(clean.values())} compared, {len(failures)} with "

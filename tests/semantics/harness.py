@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -110,25 +111,22 @@ def plan_inputs(plan: dict, sparse: bool, salt: str, edge: str = "none") -> dict
 # ------------------------------------------------------------------ comparing
 
 
+def _mappings(tree: Any) -> Iterator[dict]:
+    """Every mapping in a JSON tree (any order)."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            yield n
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
 def concurrent(plan: dict) -> bool:
     """Whether the plan has a construct whose order the spec leaves open."""
-    found = False
-
-    def walk(n: Any) -> None:
-        nonlocal found
-        if isinstance(n, dict):
-            if n.get("kind") == "parallel" and "branches" in n:
-                found = True
-            if n.get("kind") == "foreach" and n.get("parallel") is True:
-                found = True
-            for v in n.values():
-                walk(v)
-        elif isinstance(n, list):
-            for v in n:
-                walk(v)
-
-    walk(plan)
-    return found
+    return any((n.get("kind") == "parallel" and "branches" in n) or (n.get("kind") == "foreach" and n.get("parallel") is True)
+               for n in _mappings(plan))
 
 
 def differences(plan_side: Outcome, wf_side: Outcome, ordered: bool, tolerate: frozenset = frozenset()) -> list[str]:
@@ -217,22 +215,9 @@ def scenarios(compiled: Compiled, max_failures: int = 8, max_picks: int = 3) -> 
 def widest_choice(schemas: list[Any]) -> int:
     """The most values of one enum (or branches of one anyOf/oneOf, or kinds of one type
     list) in some schemas: how many `pick` scenarios show each of them in turn."""
-    most = 1
-
-    def walk(n: Any) -> None:
-        nonlocal most
-        if isinstance(n, dict):
-            for key in ("enum", "anyOf", "oneOf", "type"):
-                if isinstance(n.get(key), list):
-                    most = max(most, len([v for v in n[key] if v is not None and v != "null" and v != {"type": "null"}]))
-            for v in n.values():
-                walk(v)
-        elif isinstance(n, list):
-            for v in n:
-                walk(v)
-
-    walk(schemas)
-    return most
+    return max([1] + [len([v for v in n[key] if v is not None and v != "null" and v != {"type": "null"}])
+                      for n in _mappings(schemas) for key in ("enum", "anyOf", "oneOf", "type")
+                      if isinstance(n.get(key), list)])
 
 
 def edge_scenarios(compiled: Compiled, counts: Counter, max_picks: int = 3) -> list[Scenario]:
