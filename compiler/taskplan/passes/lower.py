@@ -613,9 +613,8 @@ class _Lowerer:
             refs = [step_record(d.task.id)]
             cls = model_class(d.task.model)
             if cls is ForeachTask or cls is ConditionalTask:
-                for ptr in d.pointers:
-                    r = self.cp.resolutions.get(ptr)
-                    if r is None or r.kind != "output":
+                for r in map(resolutions.get, d.pointers):
+                    if r is None or r.kind != REF_OUTPUT:
                         continue
                     if r.port is not None and r.reader is t:
                         ports = [r.port]  # read directly: that port's step

@@ -68,9 +68,6 @@ def subject_at(tree: Any, pointer: str) -> dict[str, str]:
     return subject
 
 
-__all__ = ["subject_at"]
-
-
 def with_subject(diagnostic: Diagnostic, tree: Any) -> Diagnostic:
     """`diagnostic` with the subject of its place when it has none: for the reader's
     findings (a duplicated key inside a task), reported before the tree was whole."""
@@ -78,3 +75,6 @@ def with_subject(diagnostic: Diagnostic, tree: Any) -> Diagnostic:
         return diagnostic
     subject = subject_at(tree, diagnostic.location.pointer)
     return replace(diagnostic, subject=tuple(subject.items())) if subject else diagnostic
+
+
+__all__ = ["subject_at", "with_subject"]
