@@ -1,7 +1,7 @@
 """The fast paths of lowering and of the graph's data held to the general way, on
 random input: `generated_id` (all parts plain at once), the path builders (a plain
-name inline), `render_tree` (leaves of a mapping inline) and a step's data (fields
-dispatched by a table)."""
+name inline), `render_tree` (leaves of a mapping inline), a step's data (fields
+dispatched by a table) and the Expr and Step made without a class call."""
 
 from __future__ import annotations
 
@@ -164,3 +164,20 @@ field_values = st.fixed_dictionaries(
 def test_step_data_is_the_general_rendering(fields, when, title):
     step = Step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, title)
     assert graph._step_data(step) == reference_step_data(step)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=8))
+def test_new_expr_is_the_class_call(text):
+    made, general = graph.new_expr(text), Expr(text)
+    assert type(made) is Expr
+    assert (made.text, made.simple) == (general.text, general.simple)
+
+
+@settings(max_examples=100, deadline=None)
+@given(field_values, st.one_of(st.none(), st.builds(Expr, st.text(max_size=4))), st.dictionaries(st.text(max_size=3), st.text(max_size=3)))
+def test_new_step_is_the_class_call(fields, when, data):
+    made = graph.new_step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, data)
+    general = Step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, None, data)
+    assert type(made) is Step
+    assert all(getattr(made, name) is getattr(general, name) for name in Step.__slots__)

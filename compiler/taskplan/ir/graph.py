@@ -69,6 +69,20 @@ class Literal:
         return f"Literal({self.value!r})"
 
 
+_new = object.__new__
+
+
+def new_expr(text: str) -> Expr:
+    """`Expr(text)`, made without calling the class: a class call that runs a Python
+    `__init__` is not inlined by the interpreter (3.11) and costs about twice a function
+    call, and lowering makes an Expr for most ports and steps it reads. Held to `Expr(text)`
+    by tests/test_lower_fast_paths.py."""
+    e = _new(Expr)
+    e.text = text
+    e.simple = True
+    return e
+
+
 def segment(name: str | int) -> str:
     """A path segment: `.name` when the name is plain, else `["name"]`; `[n]` for an index."""
     if isinstance(name, int):
@@ -79,7 +93,7 @@ def segment(name: str | int) -> str:
 def path(base: str, *names: str | int) -> Expr:
     for name in names:  # `segment(name)`, with the plain name (the common case) inline
         base += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
-    return Expr(base)
+    return new_expr(base)
 
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
@@ -87,20 +101,20 @@ def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     text = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
     for name in names:  # as `path` (lowering makes one of these for every port it reads)
         text += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
-    return Expr(text)
+    return new_expr(text)
 
 
 def step_record(step_id: str) -> Expr:
     """`data.steps.<id>`: the step's record, present once the step has run (whatever null
     its fields hold): what a cleanup guard tests for a generated step it reads."""
-    return Expr(f"data.steps.{step_id}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"]')
+    return new_expr(f"data.steps.{step_id}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"]')
 
 
 def input_path(name: str, *names: str | int) -> Expr:
     text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{dialect.expression_string(name)}]"
     for n in names:  # as `path`
         text += ("." + n) if type(n) is str and _NAME_RE.match(n) else segment(n)
-    return Expr(text)
+    return new_expr(text)
 
 
 def literal_expr(value: Any) -> Expr:
@@ -147,6 +161,24 @@ class Step:
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         for name, value in state[1].items():
             object.__setattr__(self, name, value)
+
+
+def new_step(
+    id: str, type: str, source: str, fields: dict[str, Any], key: tuple, when: Expr | None, data: dict[str, Any]
+) -> Step:
+    """`Step(id, type, source, fields, key, when, None, data)`, made without calling the
+    class (see `new_expr`): lowering makes one for every step of the graph. Held to the
+    class call by tests/test_lower_fast_paths.py."""
+    step = _new(Step)
+    step.id = id
+    step.type = type
+    step.source = source
+    step.fields = fields
+    step.key = key
+    step.when = when
+    step.title = None
+    step.data = data
+    return step
 
 
 @dataclass(slots=True, eq=False)

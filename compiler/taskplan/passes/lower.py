@@ -37,6 +37,8 @@ from taskplan.ir.graph import (
     WorkflowOutput,
     input_path,
     literal_expr,
+    new_expr,
+    new_step,
     render_tree,
     step_path,
     step_record,
@@ -403,27 +405,32 @@ class _Lowerer:
         wf = Workflow(self.wf_names[scope], scope.pointer)
         ids: dict[str, tuple] = {}
         self._inputs(scope, wf)
-        # One site for the tasks of `steps`, moved from task to task (a site is only
-        # read while its task is lowered): tens of thousands of tasks in a large plan.
+        # One site, moved from task to task (a site is only read while its task is
+        # lowered): the tasks of `steps`, then those of `finally`, then the outputs.
         site = _Site((), wf.steps, None, "", ids)
         for t in scope.order:
             site.prefix = (t.id,)
             site.source = t.pointer
             self._task(t, scope, site)
-        for t in scope.always_order:
-            guard = self._guard(t, scope)
-            self._task(t, scope, _Site((t.id,), wf.finally_, guard, t.pointer, ids))
-        prefix = self._scope_prefix(scope)
-        outputs_types = self.tp.scope_outputs.get(scope, {})
-        seen: set[str] = set()
-        for o in scope.outputs:
-            if o.name in seen:
-                continue
-            seen.add(o.name)
-            site = _Site(prefix, wf.steps, None, o.pointer, ids, ("scope",))
-            tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", o.name))
-            expr = self._as_expr(tree, site, ("out", o.name))
-            wf.outputs[o.name] = WorkflowOutput(expr, self._schema(outputs_types.get(o.name)))
+        if scope.always_order:
+            site.out = wf.finally_
+            for t in scope.always_order:
+                site.prefix = (t.id,)
+                site.source = t.pointer
+                site.when = self._guard(t, scope)
+                self._task(t, scope, site)
+        if scope.outputs:
+            # the site of the scope's outputs: their helper steps go at the end of `steps`
+            site.prefix, site.out, site.when, site.role = self._scope_prefix(scope), wf.steps, None, ("scope",)
+            outputs_types = self.tp.scope_outputs.get(scope, {})
+            for o in scope.outputs:
+                name = o.name
+                if name in wf.outputs:
+                    continue  # only the first output of a name
+                site.source = o.pointer
+                tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", name))
+                expr = self._as_expr(tree, site, ("out", name))
+                wf.outputs[name] = WorkflowOutput(expr, self._schema(outputs_types.get(name)))
         return wf
 
     def _scope_prefix(self, scope: ScopeNode) -> tuple[str, ...]:
@@ -579,7 +586,7 @@ class _Lowerer:
             names = self._captures(scope)  # (fills presence_only[scope])
             if t in self.presence_only[scope]:
                 return self._input_path(names[("task", t)])
-        return Expr(f"present({self._presence(t, scope).text})")
+        return new_expr(f"present({self._presence(t, scope).text})")
 
     def _input_ref(self, decl: InputDecl, scope: ScopeNode) -> Expr:
         native = scope is self.cp.root if decl.group is None else scope is decl.group.body
@@ -589,7 +596,7 @@ class _Lowerer:
 
     def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
         if scope is foreach.child(ScopeRole.FOREACH_BODY):
-            return Expr(f"data.{kind}")
+            return new_expr(f"data.{kind}")
         return self._input_path(self._captures(scope)[(kind, foreach)])
 
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
@@ -673,7 +680,7 @@ class _Lowerer:
             return self._field(v, ptr, scope, site, label)
         if cls is JsonValue:
             inner = self._value(v.items[0], f"{ptr}/items/0", scope, site, label + ("0",))
-            return Expr(f"json({self._as_expr(inner, site, label + ('json',)).text})")
+            return new_expr(f"json({self._as_expr(inner, site, label + ('json',)).text})")
         if cls is PredicateValue:
             return self._predicate(v, ptr, scope, site, label)
         raise AssertionError(f"cannot lower {v!r}")  # a clean plan has no other value
@@ -717,16 +724,15 @@ class _Lowerer:
         key = ("project",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
         path, schema = list(names), self._schema(t)
+        data = _head(step_id, "value.project", source, site.when)
+        data["from"] = "${" + from_expr.text + "}"
+        data["path"] = path
+        data["schema"] = schema
+        data["required"] = True
         site.out.append(
-            Step(
-                step_id,
-                "value.project",
-                source,
-                {"from": from_expr, "path": path, "schema": schema, "required": True},
-                key=key,
-                when=site.when,
-                data=_head(step_id, "value.project", source, site.when)
-                | {"from": "${" + from_expr.text + "}", "path": path, "schema": schema, "required": True},
+            new_step(
+                step_id, "value.project", source, {"from": from_expr, "path": path, "schema": schema, "required": True},
+                key, site.when, data,
             )
         )
         return step_path(step_id, "value")
@@ -756,7 +762,7 @@ class _Lowerer:
         step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
         data = _head(step_id, "set", site.source, site.when)
         data["value"] = render_tree(tree)
-        site.out.append(Step(step_id, "set", site.source, {"value": tree}, key=key, when=site.when, data=data))
+        site.out.append(new_step(step_id, "set", site.source, {"value": tree}, key, site.when, data))
         return step_path(step_id, "value")
 
     # ================================================================== tasks
@@ -775,7 +781,7 @@ class _Lowerer:
             data = {"id": step_id, "type": type_, "source": source, **emitted}
         else:
             data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}", **emitted}
-        site.out.append(Step(step_id, type_, source, fields, key, when, None, data))
+        site.out.append(new_step(step_id, type_, source, fields, key, when, data))
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
@@ -822,7 +828,7 @@ class _Lowerer:
                     "id": tid, "type": executor, "source": pointer, "when": "${" + when.text + "}",
                     "input": config_emitted, "effect": effect,
                 }
-            site.out.append(Step(tid, executor, pointer, {"input": config, "effect": effect}, key, when, None, data))
+            site.out.append(new_step(tid, executor, pointer, {"input": config, "effect": effect}, key, when, data))
         elif cls is ValueTask:
             value = {
                 o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
@@ -889,7 +895,7 @@ class _Lowerer:
             {"value": render_tree(inputs)},
         )
         objective = m.objective or ""
-        inputs_json = Expr(f"json({step_path(inputs_id, 'value').text})")
+        inputs_json = new_expr(f"json({step_path(inputs_id, 'value').text})")
         self._step(
             site, prompt_id, "template.render", t.pointer,
             {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
