@@ -1,7 +1,8 @@
 """The fast paths of lowering and of the graph's data held to the general way, on
 random input: `generated_id` (all parts plain at once), the path builders (a plain
 name inline), `render_tree` (leaves of a mapping inline), a step's data (fields
-dispatched by a table) and the Expr and Step made without a class call."""
+dispatched by a table), the Expr and Step made without a class call and the IDs of
+a task's fixed roles."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from taskplan.ir import graph
 from taskplan.ir.graph import Expr, Literal, Step
-from taskplan.passes.lower import clean_segment, generated_id
+from taskplan.passes.lower import clean_segment, generated_id, role_id
 from taskplan.workflow import dialect
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -181,3 +182,10 @@ def test_new_step_is_the_class_call(fields, when, data):
     general = Step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, None, data)
     assert type(made) is Step
     assert all(getattr(made, name) is getattr(general, name) for name in Step.__slots__)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="abzAZ09_-", min_size=1, max_size=8).filter(lambda s: not s.startswith("__")),
+       st.sampled_from(["inputs", "prompt", "call", "validate"]))
+def test_role_id_is_generated_id(task_id, role):
+    assert role_id(task_id, role) == generated_id(task_id, role)

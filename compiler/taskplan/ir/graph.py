@@ -414,10 +414,11 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
     if wf.finally_:
         out["finally"] = _steps_data(wf.finally_)
     if wf.outputs:
-        out["outputs"] = {
-            name: ({"type": o.schema} if o.schema is not None else {}) | {"expr": o.expr.render()}
-            for name, o in wf.outputs.items()
-        }
+        outputs: dict[str, Any] = {}
+        for name, o in wf.outputs.items():
+            expr = "${" + o.expr.text + "}"
+            outputs[name] = {"expr": expr} if o.schema is None else {"type": o.schema, "expr": expr}
+        out["outputs"] = outputs
     return out
 
 

@@ -110,6 +110,13 @@ def clean_segment(name: str) -> str:
     return f"{cleaned}-h{short_hash(name)}"
 
 
+def role_id(task_id: str, role: str) -> str:
+    """`generated_id(task_id, role)` for one of a task's fixed roles (`inputs`, `validate`...):
+    both are plain segments by construction (a task ID of a clean plan is one), so there is
+    nothing to test or clean."""
+    return f"__{task_id}.{role}"
+
+
 def generated_id(*parts: str) -> str:
     if "" not in parts and _SEGMENT_RE.fullmatch("".join(parts)):
         return "__" + ".".join(parts)  # every part a plain segment already (task IDs, roles, port names)
@@ -316,6 +323,8 @@ class _Lowerer:
         """id(type) -> (type, its JSON Schema)."""
         self.step_paths: dict[tuple, Expr] = {}
         """(step ID, field, names...) -> the Expr reading it."""
+        self.string_exprs: dict[str, Expr] = {}
+        """String literal -> the Expr of it (`_literal_expr`)."""
         self.input_paths: dict[tuple, Expr] = {}
         """(input name, names...) -> the Expr reading it."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
@@ -339,6 +348,17 @@ class _Lowerer:
         expr = self.input_paths.get(key)
         if expr is None:
             expr = self.input_paths[key] = input_path(name, *names)
+        return expr
+
+    def _literal_expr(self, value: Any) -> Expr:
+        """`literal_expr(value)`, made once per lowering for a string: a plan repeats its
+        string literals (a status compared in every block), and quoting one goes through
+        json.dumps. (Only strings: `True == 1` and `0.0 == -0.0` as keys.)"""
+        if type(value) is not str:
+            return literal_expr(value)
+        expr = self.string_exprs.get(value)
+        if expr is None:
+            expr = self.string_exprs[value] = literal_expr(value)
         return expr
 
     def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]:
@@ -755,9 +775,9 @@ class _Lowerer:
         if isinstance(tree, Expr):
             return tree
         if isinstance(tree, Literal) and not isinstance(tree.value, (dict, list)):
-            return literal_expr(tree.value)
+            return self._literal_expr(tree.value)
         if tree is None or isinstance(tree, (bool, int, float, str)):
-            return literal_expr(tree)
+            return self._literal_expr(tree)
         key = ("set",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
         data = _head(step_id, "set", site.source, site.when)
@@ -887,9 +907,9 @@ class _Lowerer:
             b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
             for i, b in enumerate(m.inputs)
         }
-        inputs_id = generated_id(tid, "inputs")
-        prompt_id = generated_id(tid, "prompt")
-        call_id = generated_id(tid, "call")
+        inputs_id = role_id(tid, "inputs")
+        prompt_id = role_id(tid, "prompt")
+        call_id = role_id(tid, "call")
         self._step(
             site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"),
             {"value": render_tree(inputs)},
@@ -963,7 +983,7 @@ class _Lowerer:
         tid = t.id
         items_ptr = f"{t.pointer}/items"
         items = self._as_expr(self._value(m.items, items_ptr, scope, site, ("items",)), site, ("items",))
-        validate_id = generated_id(tid, "validate")
+        validate_id = role_id(tid, "validate")
         items_t = self.tp.values.get(items_ptr)
         # the collection's size is checked before any item is dispatched
         schema = self._schema(items_t)
