@@ -154,6 +154,7 @@ def json_number(n: int | float) -> int | float:
 
 
 _INT_BOUND = 2.0**53
+_SCALAR_KINDS = frozenset({"string", "number", "integer", "boolean"})
 
 
 def literal_value(v: Any) -> Any:
@@ -319,8 +320,9 @@ class _Lowerer:
         """Per child scope, the captured tasks it only tests with `present`: passed as a
         boolean (did the task produce a non-null result), not as their result."""
         # Per-lowering memos (nothing outlives the document): see the methods below.
-        self.schemas: dict[int, tuple[BType, dict[str, Any]]] = {}
-        """id(type) -> (type, its JSON Schema)."""
+        self.schemas: dict[int | tuple, tuple[BType | None, dict[str, Any]]] = {}
+        """id(type) -> (type, its JSON Schema); and (kind, nullable, description) of a
+        scalar type without values -> (None, its JSON Schema) (`_json_schema`)."""
         self.step_paths: dict[tuple, Expr] = {}
         """(step ID, field, names...) -> the Expr reading it."""
         self.string_exprs: dict[str, Expr] = {}
@@ -390,8 +392,16 @@ class _Lowerer:
         """`bt.to_json_schema(t)`, with each nested type's schema through `_schema`: the
         types of a plan share their parts (a catalog output type is the port type of every
         task that calls the operation, and the field type of every value built from it),
-        so most nested schemas are made once. Held to `bt.to_json_schema` by
-        tests/test_lower_fast_paths.py."""
+        so most nested schemas are made once. A scalar type without values, whose schema is
+        its kind, nullability and description, is found by those: the types pass makes one
+        for many slots of the plan (a field of a value, a conditional's port), each its own
+        object. Held to `bt.to_json_schema` by tests/test_lower_emitted.py."""
+        if t.kind in _SCALAR_KINDS and t.enum is None and t.const is None:
+            key = (t.kind, t.nullable, t.description)
+            hit = self.schemas.get(key)
+            if hit is None:
+                hit = self.schemas[key] = (None, bt.to_json_schema(t))
+            return hit[1]
         return bt.to_json_schema(t, self._schema)
 
     # ================================================================= driver
@@ -758,10 +768,10 @@ class _Lowerer:
         return step_path(step_id, "value")
 
     def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
-        ops = [
-            self._as_expr(self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),)), site, label + (str(i),))
-            for i, item in enumerate(v.items)
-        ]
+        ops = []
+        for i, item in enumerate(v.items):
+            item_label = label + (str(i),)
+            ops.append(self._as_expr(self._value(item, f"{ptr}/items/{i}", scope, site, item_label), site, item_label))
         name = v.predicate
         if name == "not":
             return Expr(f"not {ops[0].operand()}", simple=False)
