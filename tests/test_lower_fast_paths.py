@@ -1,8 +1,8 @@
 """The fast paths of lowering and of the graph's data held to the general way, on
-random input: `generated_id` (all parts plain at once), the path builders (a plain
-name inline), `render_tree` (leaves of a mapping inline), a step's data (fields
-dispatched by a table), the Expr and Step made without a class call and the IDs of
-a task's fixed roles."""
+random input: `generated_id` (all parts plain at once), the path builders (a name's
+segment remembered; a task's or a generated step's ID not tested), `render_tree`
+(leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
+and Step made without a class call and the IDs of a task's fixed roles."""
 
 from __future__ import annotations
 
@@ -189,3 +189,25 @@ def test_new_step_is_the_class_call(fields, when, data):
        st.sampled_from(["inputs", "prompt", "call", "validate"]))
 def test_role_id_is_generated_id(task_id, role):
     assert role_id(task_id, role) == generated_id(task_id, role)
+
+
+task_ids = st.text(alphabet="abzAZ09_-", min_size=1, max_size=12).filter(lambda s: not s.startswith("__"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(task_ids, st.sampled_from(["value", "result"]), st.lists(st.one_of(names, st.integers(0, 12)), max_size=3))
+def test_task_step_path_is_step_path(task_id, field_name, rest):
+    assert graph.task_step_path(task_id, field_name, *rest).text == reference_step_path(task_id, field_name, *rest)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(names, min_size=2, max_size=4), st.sampled_from(["value", "json"]))
+def test_generated_step_path_is_step_path(parts, field_name):
+    step_id = generated_id(*parts)
+    assert graph.generated_step_path(step_id, field_name).text == reference_step_path(step_id, field_name)
+
+
+def test_remembered_segments_are_bounded():
+    for i in range(graph._SEGMENTS_MAX + 10):
+        assert graph.path("data.item", f"n{i}", f"a b{i}").text == f'data.item.n{i}["a b{i}"]'
+    assert len(graph._SEGMENTS) <= graph._SEGMENTS_MAX

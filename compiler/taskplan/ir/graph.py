@@ -90,9 +90,26 @@ def segment(name: str | int) -> str:
     return f".{name}" if _NAME_RE.match(name) else f"[{dialect.expression_string(name)}]"
 
 
+_SEGMENTS: dict[str, str] = {}
+"""Name -> `segment(name)`: lowering reads the same few port and input names over and over,
+and a regex match costs ~1,600 instructions (its state is set up anew on every call).
+Bounded (names come from the plans a process compiles): cleared when full."""
+_SEGMENTS_MAX = 4096
+
+
+def _new_segment(name: str | int) -> str:
+    """`segment(name)`, remembered in `_SEGMENTS` for a string name."""
+    seg = segment(name)
+    if type(name) is str:
+        if len(_SEGMENTS) >= _SEGMENTS_MAX:
+            _SEGMENTS.clear()
+        _SEGMENTS[name] = seg
+    return seg
+
+
 def path(base: str, *names: str | int) -> Expr:
-    for name in names:  # `segment(name)`, with the plain name (the common case) inline
-        base += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
+    for name in names:  # `segment(name)`, a remembered one found at once
+        base += _SEGMENTS.get(name) or _new_segment(name)
     return new_expr(base)
 
 
@@ -100,8 +117,23 @@ def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
     text = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
     for name in names:  # as `path` (lowering makes one of these for every port it reads)
-        text += ("." + name) if type(name) is str and _NAME_RE.match(name) else segment(name)
+        text += _SEGMENTS.get(name) or _new_segment(name)
     return new_expr(text)
+
+
+def task_step_path(task_id: str, field_name: str, *names: str | int) -> Expr:
+    """`step_path` of a task's own step, its ID not tested: a task ID of a clean plan (the
+    only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py)."""
+    text = f"data.steps.{task_id}.{field_name}"
+    for name in names:  # as `path`
+        text += _SEGMENTS.get(name) or _new_segment(name)
+    return new_expr(text)
+
+
+def generated_step_path(step_id: str, field_name: str) -> Expr:
+    """`step_path` of a generated step, its ID not tested: a generated ID
+    (`__<task>.<role>...`) has dots, so it is always quoted."""
+    return new_expr(f'data.steps["{step_id}"].{field_name}')
 
 
 def step_record(step_id: str) -> Expr:
@@ -111,9 +143,9 @@ def step_record(step_id: str) -> Expr:
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    text = f"data.inputs.{name}" if _NAME_RE.match(name) else f"data.inputs[{dialect.expression_string(name)}]"
+    text = "data.inputs" + (_SEGMENTS.get(name) or _new_segment(name))
     for n in names:  # as `path`
-        text += ("." + n) if type(n) is str and _NAME_RE.match(n) else segment(n)
+        text += _SEGMENTS.get(n) or _new_segment(n)
     return new_expr(text)
 
 

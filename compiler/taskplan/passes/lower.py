@@ -35,13 +35,14 @@ from taskplan.ir.graph import (
     Workflow,
     WorkflowInput,
     WorkflowOutput,
+    generated_step_path,
     input_path,
     literal_expr,
     new_expr,
     new_step,
     render_tree,
-    step_path,
     step_record,
+    task_step_path,
 )
 from taskplan.workflow.dialect import REQUEST, escape_literal
 from taskplan.ir.typed import TypedPlan
@@ -334,13 +335,13 @@ class _Lowerer:
         self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]] = {}
         """id(operation) -> (operation, its fixed inputs, its executor config, both as emitted)."""
 
-    def _step_path(self, step_id: str, field_name: str, *names: str | int) -> Expr:
-        """`step_path(...)`, made once per lowering: every reader of a task's result or
+    def _step_path(self, task_id: str, field_name: str, *names: str | int) -> Expr:
+        """`task_step_path(...)`, made once per lowering: every reader of a task's result or
         port gets the same Expr (Exprs are never changed)."""
-        key = (step_id, field_name, *names)
+        key = (task_id, field_name, *names)
         expr = self.step_paths.get(key)
         if expr is None:
-            expr = self.step_paths[key] = step_path(step_id, field_name, *names)
+            expr = self.step_paths[key] = task_step_path(task_id, field_name, *names)
         return expr
 
     def _input_path(self, name: str, *names: str) -> Expr:
@@ -574,19 +575,19 @@ class _Lowerer:
             return expr
         cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
         if cls is OperationTask:
-            expr = step_path(t.id, "result", port)
+            expr = task_step_path(t.id, "result", port)
         elif cls is ValueTask or cls is TransformTask:
-            expr = step_path(t.id, "value", port)
+            expr = task_step_path(t.id, "value", port)
         elif cls is SequenceTask or cls is CallTask:
-            expr = step_path(t.id, "outputs", port)
+            expr = task_step_path(t.id, "outputs", port)
         elif cls is ConditionalTask:
-            expr = step_path(generated_id(t.id, "merge", port), "value")
+            expr = generated_step_path(generated_id(t.id, "merge", port), "value")
         elif cls is ForeachTask:
-            expr = step_path(generated_id(t.id, "collect", port), "value")
+            expr = generated_step_path(generated_id(t.id, "collect", port), "value")
         elif cls is ParallelTask:
             for i, branch in enumerate(t.children):
                 if any(o.name == port for o in branch.outputs):
-                    expr = step_path(t.id, "branches", i, port)
+                    expr = task_step_path(t.id, "branches", i, port)
                     break
         if expr is None:
             raise AssertionError(f"no port {port!r} on {t!r}")
@@ -765,7 +766,7 @@ class _Lowerer:
                 key, site.when, data,
             )
         )
-        return step_path(step_id, "value")
+        return generated_step_path(step_id, "value")
 
     def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         ops = []
@@ -793,7 +794,7 @@ class _Lowerer:
         data = _head(step_id, "set", site.source, site.when)
         data["value"] = render_tree(tree)
         site.out.append(new_step(step_id, "set", site.source, {"value": tree}, key, site.when, data))
-        return step_path(step_id, "value")
+        return generated_step_path(step_id, "value")
 
     # ================================================================== tasks
 
@@ -828,8 +829,12 @@ class _Lowerer:
             for i, b in enumerate(m.__dict__["inputs"]):
                 b = b.__dict__
                 name, value = b["name"], b["value"]
-                if type(value) is OutputValue:
+                tv = type(value)
+                if tv is OutputValue:
                     v = self._output(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                elif tv is NumberValue:  # a literal number: no pointer to make, nothing to resolve
+                    n = value.__dict__["number"]
+                    v = n if type(n) is int else json_number(n)
                 else:
                     v = self._value(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
                 request[name] = v
@@ -925,7 +930,7 @@ class _Lowerer:
             {"value": render_tree(inputs)},
         )
         objective = m.objective or ""
-        inputs_json = new_expr(f"json({step_path(inputs_id, 'value').text})")
+        inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
         self._step(
             site, prompt_id, "template.render", t.pointer,
             {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
@@ -938,14 +943,14 @@ class _Lowerer:
         result = self.tp.tasks[t].whole
         schema = strict_schema(result)
         result_ptr = f"{t.pointer}/resultType"
-        prompt = step_path(prompt_id, "text")
+        prompt = generated_step_path(prompt_id, "text")
         self._step(
             site, call_id, "llm.call", result_ptr,
             {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
             {"prompt": "${" + prompt.text + "}", "schema": schema},
         )
         # the result is validated (enum and nullability included) before anything reads it
-        value = step_path(call_id, "json")
+        value = generated_step_path(call_id, "json")
         self._step(
             site, tid, "value.validate", result_ptr,
             {"value": value, "schema": schema}, ("task", tid), {"value": "${" + value.text + "}", "schema": schema},
@@ -1004,7 +1009,7 @@ class _Lowerer:
             {"value": "${" + items.text + "}", "schema": schema, "max_items": m.maxItems},
         )
         body = t.child(ScopeRole.FOREACH_BODY)
-        validated = step_path(validate_id, "value")
+        validated = generated_step_path(validate_id, "value")
         fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
         emitted: dict[str, Any] = {"items": "${" + validated.text + "}", "call": fields["call"]}
         call_input = self._call_input(body, scope)
