@@ -1,5 +1,5 @@
 """The fast paths of lowering and of the graph's data held to the general way, on
-random input: `generated_id` (all parts plain at once), the path builders (a name's
+random input: `generated_id` (each part's plainness remembered), the path builders (a name's
 segment remembered; a task's or a generated step's ID not tested), `render_tree`
 (leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
 and Step made without a class call and the IDs of a task's fixed roles."""
@@ -211,3 +211,11 @@ def test_remembered_segments_are_bounded():
     for i in range(graph._SEGMENTS_MAX + 10):
         assert graph.path("data.item", f"n{i}", f"a b{i}").text == f'data.item.n{i}["a b{i}"]'
     assert len(graph._SEGMENTS) <= graph._SEGMENTS_MAX
+
+
+def test_remembered_id_parts_are_bounded():
+    from taskplan.passes import lower
+
+    for i in range(lower._PLAIN_PARTS_MAX + 10):
+        assert generated_id(f"t{i}", "in", f"a b{i}") == "__" + ".".join(map(clean_segment, (f"t{i}", "in", f"a b{i}")))
+    assert len(lower._PLAIN_PARTS) <= lower._PLAIN_PARTS_MAX

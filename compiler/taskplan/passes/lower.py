@@ -118,10 +118,27 @@ def role_id(task_id: str, role: str) -> str:
     return f"__{task_id}.{role}"
 
 
+_PLAIN_PARTS: dict[str, bool] = {}
+"""Part -> whether it is a plain segment: the parts of generated IDs (task IDs, roles, port
+and binding names) repeat, and a regex match costs ~1,600 instructions (its state is set up
+anew on every call). Bounded (parts come from the plans a process compiles): cleared when full."""
+_PLAIN_PARTS_MAX = 4096
+
+
+def _plain_part(part: str) -> bool:
+    plain = _PLAIN_PARTS.get(part)
+    if plain is None:
+        if len(_PLAIN_PARTS) >= _PLAIN_PARTS_MAX:
+            _PLAIN_PARTS.clear()
+        plain = _PLAIN_PARTS[part] = _SEGMENT_RE.fullmatch(part) is not None
+    return plain
+
+
 def generated_id(*parts: str) -> str:
-    if "" not in parts and _SEGMENT_RE.fullmatch("".join(parts)):
-        return "__" + ".".join(parts)  # every part a plain segment already (task IDs, roles, port names)
-    return "__" + ".".join(map(clean_segment, parts))
+    for part in parts:
+        if not _plain_part(part):
+            return "__" + ".".join(map(clean_segment, parts))
+    return "__" + ".".join(parts)  # every part a plain segment already (task IDs, roles, port names)
 
 
 _MODEL_CLASSES = (
@@ -317,6 +334,8 @@ class _Lowerer:
                     self.choice_values[c] = literal_value(alt.value)
         self.wf_names: dict[ScopeNode, str] = {}
         self.cap_names: dict[ScopeNode, dict[tuple, str]] = {}
+        self.site = _Site((), [], None, "", {})
+        """Where the helper steps of the task being lowered go (`_workflow`)."""
         self.presence_only: dict[ScopeNode, set[TaskNode]] = {}
         """Per child scope, the captured tasks it only tests with `present`: passed as a
         boolean (did the task produce a non-null result), not as their result."""
@@ -434,11 +453,12 @@ class _Lowerer:
 
     def _workflow(self, scope: ScopeNode) -> Workflow:
         wf = Workflow(self.wf_names[scope], scope.pointer)
-        ids: dict[str, tuple] = {}
         self._inputs(scope, wf)
-        # One site, moved from task to task (a site is only read while its task is
-        # lowered): the tasks of `steps`, then those of `finally`, then the outputs.
-        site = _Site((), wf.steps, None, "", ids)
+        # One site for the whole lowering, moved from task to task (a site is only read
+        # while its task is lowered): the tasks of `steps`, then those of `finally`, then
+        # the outputs, with one registry of step IDs per workflow.
+        site = self.site
+        site.out, site.when, site.role, site.ids = wf.steps, None, (), {}
         for t in scope.order:
             site.prefix = (t.id,)
             site.source = t.pointer
