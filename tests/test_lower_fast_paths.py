@@ -2,7 +2,8 @@
 random input: `generated_id` (each part's plainness remembered), the path builders (a name's
 segment remembered; a task's or a generated step's ID not tested), `render_tree`
 (leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
-and Step made without a class call and the IDs of a task's fixed roles."""
+and Step (and Workflow, WorkflowInput) made without a class call and the IDs of a
+task's fixed roles."""
 
 from __future__ import annotations
 
@@ -219,3 +220,14 @@ def test_remembered_id_parts_are_bounded():
     for i in range(lower._PLAIN_PARTS_MAX + 10):
         assert generated_id(f"t{i}", "in", f"a b{i}") == "__" + ".".join(map(clean_segment, (f"t{i}", "in", f"a b{i}")))
     assert len(lower._PLAIN_PARTS) <= lower._PLAIN_PARTS_MAX
+
+
+def test_new_workflow_and_input_are_the_class_calls():
+    made, general = graph.new_workflow("w", "/root"), graph.Workflow("w", "/root")
+    assert type(made) is graph.Workflow
+    assert all(getattr(made, name) == getattr(general, name) for name in graph.Workflow.__slots__)
+    assert made.inputs is not graph.new_workflow("w", "/root").inputs  # containers of its own
+    schema = {"type": "string"}
+    made_input, general_input = graph.new_input(schema), graph.WorkflowInput(schema)
+    assert type(made_input) is graph.WorkflowInput
+    assert all(getattr(made_input, name) is getattr(general_input, name) for name in graph.WorkflowInput.__slots__)

@@ -238,6 +238,32 @@ class Workflow:
     outputs: dict[str, WorkflowOutput] = field(default_factory=dict)
 
 
+def new_workflow(name: str, source: str) -> Workflow:
+    """`Workflow(name, source)`, made without calling the class (see `new_expr`): its
+    dataclass `__init__` also calls a factory for each of its four containers. Held to
+    the class call by tests/test_lower_fast_paths.py."""
+    wf = _new(Workflow)
+    wf.name = name
+    wf.source = source
+    wf.inputs = {}
+    wf.steps = []
+    wf.finally_ = []
+    wf.outputs = {}
+    return wf
+
+
+def new_input(schema: dict[str, Any]) -> WorkflowInput:
+    """`WorkflowInput(schema)` (required, no default), made without calling the class
+    (see `new_expr`): a child workflow's input, one for each capture. Held to the class
+    call by tests/test_lower_fast_paths.py."""
+    inp = _new(WorkflowInput)
+    inp.schema = schema
+    inp.required = True
+    inp.default = None
+    inp.has_default = False
+    return inp
+
+
 @dataclass(slots=True, eq=False)
 class PlanningGraph:
     name: str

@@ -39,7 +39,9 @@ from taskplan.ir.graph import (
     input_path,
     literal_expr,
     new_expr,
+    new_input,
     new_step,
+    new_workflow,
     render_tree,
     step_record,
     task_step_path,
@@ -452,7 +454,7 @@ class _Lowerer:
     # ============================================================== workflows
 
     def _workflow(self, scope: ScopeNode) -> Workflow:
-        wf = Workflow(self.wf_names[scope], scope.pointer)
+        wf = new_workflow(self.wf_names[scope], scope.pointer)
         self._inputs(scope, wf)
         # One site for the whole lowering, moved from task to task (a site is only read
         # while its task is lowered): the tasks of `steps`, then those of `finally`, then
@@ -497,7 +499,7 @@ class _Lowerer:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
         for key, name in self._captures(scope).items():
-            wf.inputs[name] = WorkflowInput(self._capture_schema(key, scope))
+            wf.inputs[name] = new_input(self._capture_schema(key, scope))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
         m = decl.model
