@@ -346,7 +346,7 @@ class _Lowerer:
         """id(type) -> (type, its JSON Schema); and (kind, nullable, description) of a
         scalar type without values -> (None, its JSON Schema) (`_json_schema`)."""
         self.step_paths: dict[tuple, Expr] = {}
-        """(step ID, field, names...) -> the Expr reading it."""
+        """(task ID, field, names...) -> the Expr reading it."""
         self.string_exprs: dict[str, Expr] = {}
         """String literal -> the Expr of it (`_literal_expr`)."""
         self.input_paths: dict[tuple, Expr] = {}
