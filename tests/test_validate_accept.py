@@ -329,3 +329,44 @@ def test_the_self_check_document_digest_is_the_texts():
     assert result.document.digest == "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert result.document.digest == result.document.digest  # stored once computed
     assert isinstance(result.document, SourceDocument)
+
+
+_DATA_TREE_FIELDS = {"value", "values", "input"}
+_EXPRESSION_FIELDS = {"when", "items", "prompt", "from"}
+
+
+def _step_expressions(step: dict) -> list[str]:
+    """What the accept path checks as a step's own expressions: its data trees' (`value` of
+    `set`, `values`, `input`: a call's or an executor's) and its expression fields' (`when`,
+    `items`, `prompt`, `from`, `value` of `value.validate`; a case's `when`), not its inline
+    steps'."""
+    out: list[str] = []
+    branches = [step] + list(step.get("cases", [])) + [step[k] for k in ("default",) if k in step]
+    branches += list(step.get("branches", []))
+    for node in branches:
+        for key, member in node.items():
+            if key in _EXPRESSION_FIELDS or (key == "value" and step["type"] == "value.validate"):
+                out.append(member)
+            elif key in _DATA_TREE_FIELDS:
+                out.extend(_expressions_in(member))
+    return sorted(out)
+
+
+def test_the_step_predicates_push_each_expression_of_the_step(tmp_path_factory):
+    """The step kinds' predicates push every expression of the step that they accept, the
+    expression fields' included, and nothing of its inline steps."""
+    _root, by_kind, found = structure.step_predicates()
+    docs = _loadable(VALID) + _compiled(tmp_path_factory)
+    docs.append({"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [
+        {"id": "s", "type": "switch", "when": "${data.inputs.a}", "cases": [
+            {"when": "${data.inputs.b}", "steps": [{"id": "t", "type": "set", "value": "${data.inputs.c}"}]}],
+         "default": {"call": "w", "input": {"k": ["${data.inputs.d}", {"$literal": "${x}"}]}}}]}}})
+    checked = 0
+    for doc in docs:
+        for items in _step_lists(doc):
+            for step in items:
+                found.clear()
+                assert by_kind[d.step_kind(step["type"])](step), step
+                assert sorted(found) == _step_expressions(step), step
+                checked += 1
+    assert checked > 100

@@ -1620,9 +1620,7 @@ class _Accept:
                 self.guards = outer_guards | tested
             elif finally_:
                 self.guards = outer_guards
-            if "when" in node and not expression(node["when"]):
-                return False
-            for text in found:  # the data trees' expressions (`found` is not cleared in here)
+            for text in found:  # the step's expressions (`found` is not cleared in here)
                 plain = plain_expression(text)  # the commonest case without a call
                 if plain is None or len(text) > max_chars or not reference(*plain.groups()):
                     if not expression(text):
@@ -1634,12 +1632,10 @@ class _Accept:
         return True
 
     def _special(self, kind: str, node: dict, level: int) -> bool:
-        """The checks of the step types other than executor and `set`: their own
-        expressions, calls, templates, schemas and inline steps."""
+        """The checks of the step types other than executor and `set`: their calls,
+        templates, schemas and inline steps (their expressions are in `found`)."""
         calls = self.wf_calls[self.wf_name]
         if kind in d.LOOP_TYPES:
-            if not self._expression(node["items"]):
-                return False
             self.calls.append((self.wf_name, node["call"], True, node.get("input")))
             calls.append((level, node["call"]))
         elif kind == "workflow.call":
@@ -1655,8 +1651,6 @@ class _Accept:
                 branches.append(node["default"])
             guards = self.guards
             for branch in branches:
-                if "when" in branch and not self._expression(branch["when"]):
-                    return False
                 if "call" in branch:
                     self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
                     calls.append((level, branch["call"]))
@@ -1671,17 +1665,13 @@ class _Accept:
                 if match.group(1) not in values:
                     return False
         elif kind == "llm.call":
-            if not self._expression(node["prompt"]):
-                return False
             if not self._schema_ok(node["schema"]) or not self._strict_ok(node["schema"]):
                 return False
-        elif kind in ("value.project", "array.project"):
-            if not self._expression(node["from"]):
-                return False
+        elif kind == "value.project":
             if "schema" in node and not self._schema_ok(node["schema"]):
                 return False
         elif kind == "value.validate":
-            if not self._expression(node["value"]) or not self._schema_ok(node["schema"]):
+            if not self._schema_ok(node["schema"]):
                 return False
         return True
 

@@ -509,6 +509,7 @@ class PredicateCompiler:
         overrides: dict[str, Predicate] | None = None,
         patterns: dict[str, str] | None = None,
         inline: dict[str, str] | None = None,
+        constants: dict[str, Any] | None = None,
     ):
         self.root = root
         self.patterns = patterns or {}
@@ -518,8 +519,10 @@ class PredicateCompiler:
         self.inline = inline or {}
         """Overridden `$ref` -> a Python expression over the value `{v}` that holds exactly when
         its predicate does, written where the `$ref` is (not in tested subschemas): the
-        common case without a call; `{fn}` in it is the predicate."""
-        self.env: dict[str, Any] = {"_json_equal": _json_equal}
+        common case without a call; `{fn}` in it is the predicate. `constants`: more names
+        that those expressions may use (each name starts with `_`: no clash with the
+        generated ones)."""
+        self.env: dict[str, Any] = {"_json_equal": _json_equal, **(constants or {})}
         self.lines: list[str] = []
         self.by_ref: dict[str, str] = {}
         self.recursive: dict[str, bool] = {}

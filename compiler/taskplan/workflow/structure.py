@@ -319,16 +319,28 @@ def _executor_type_ok() -> Any:
     return executor_type_ok
 
 
+# The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
+# (`_push(...) is None`: `list.append` gives None) onto the list the validate pass reads, in
+# place, with no call of the overriding predicate for a string.
+_PUSHING_TESTS = {
+    "#/$defs/value": '{fn}({v}) if type({v}) is not str else ("${{" not in {v} or (len({v}) >= 3 and {v}[:2] == "${{" '
+                     'and {v}[-1] == "}}" and _push({v}) is None))',
+    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None',
+}
+
+
 @lru_cache(maxsize=1)
 def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
     """For the validate pass's accept path, which walks the steps itself (one walk for the
     schema, the references and the expressions): (the document predicate with every item
     of a `steps` list taken as valid; each step kind's predicate (built-in types and
     EXECUTOR), whose `steps` lists likewise; the list those predicates append every
-    expression of a data tree to, in no particular order). The document predicate holds and
-    every step of every `steps` list (a workflow's `steps` and `finally`, a switch case's
-    and default's `steps`) is a mapping whose kind's predicate holds, exactly when
-    `check_structure` finds nothing (tests/test_validate_accept.py)."""
+    expression of the step to: its data trees' and its expression fields' (`when`,
+    `items`, `prompt`, `from`, `value`, a case's `when`), in no particular order). The
+    document predicate holds and every step of every `steps` list (a workflow's `steps`
+    and `finally`, a switch case's and default's `steps`) is a mapping whose kind's
+    predicate holds, exactly when `check_structure` finds nothing
+    (tests/test_validate_accept.py)."""
     found: list[str] = []
     overrides = {
         "#/$defs/value": _data_tree_ok(found.append),
@@ -336,10 +348,10 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
         "#/$defs/step": lambda value: True,
         "#/$defs/executor_type": _executor_type_ok(),
     }
-    inline = dict(_INLINE_TESTS)
+    inline = dict(_PUSHING_TESTS)
     inline["#/$defs/step"] = "True"
     inline["#/$defs/executor_type"] = "(type({v}) is str and {v} in {fn}.known) or {fn}({v})"
-    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline)
+    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline, {"_push": found.append})
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
     return root, dict(zip(kinds, predicates)), found
