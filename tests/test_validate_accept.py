@@ -370,3 +370,18 @@ def test_the_step_predicates_push_each_expression_of_the_step(tmp_path_factory):
                 assert sorted(found) == _step_expressions(step), step
                 checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("name", ["w", "a.b", "a..b", ".a", "a.", "a b", "a\n", "", "x" * 255, "x" * 256, 1, None, "é", "$a"])
+def test_the_remembering_name_predicates(name):
+    """Names (a call's target, its input keys) and placeholder names, accepted the second
+    time from what the predicates remember, exactly as the structure predicate says."""
+    call = {"id": "a", "type": "workflow.call", "workflow": name}
+    if isinstance(name, str):
+        call["input"] = {name: 1}
+    render = {"id": "b", "type": "template.render", "template": "t", "values": {name: "v"} if isinstance(name, str) else {}}
+    _root, by_kind, _found = structure.step_predicates()
+    for step in (call, render):
+        doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
+        for _ in range(2):
+            assert by_kind[step["type"]](step) == structure._valid()(doc), step

@@ -29,7 +29,7 @@ from taskplan.passes.validate import validate_data, validate_text
 from taskplan.workflow import dialect as d
 from taskplan.workflow import expr as ex
 from taskplan.workflow import structure
-from taskplan.workflow.fastschema import Compiler, PredicateCompiler, ecma_pattern
+from taskplan.workflow.fastschema import Compiler, PredicateCompiler, ecma_pattern, whole_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
@@ -151,6 +151,41 @@ def test_pattern_tests_agree_with_their_regex(text):
         search = re.compile(ecma_pattern(pattern)).search
         for sample in [text] + _PATTERN_SAMPLES:
             assert eval(test.format(v="v", search="search"), {"search": search, "v": sample}) == (search(sample) is not None), (pattern, sample)
+
+
+
+_DIALECT_PATTERNS = sorted({getattr(d, n) for n in dir(d) if n.endswith("_PATTERN")})
+_WHOLE_SAMPLES = ["", "a", "a.b", "a..b", ".a", "a.", "__a.b", "__", "_", "a-b_c", "A" * 64, "A" * 65, "a\n", "\na",
+                  "a b", "é", "mcp.call", "Mcp.call", "sha256:" + "0" * 64, "${x}", "a${x}", "/a~0", "a|b", "(", "]"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aZ9_-.$/{}~\n|", max_size=10))
+def test_whole_patterns_match_what_their_search_does(text):
+    """A pattern `^X$` that `whole_pattern` reads: `fullmatch` of X accepts exactly what a
+    search of the pattern does (the predicates use it for the dialect's patterns)."""
+    read = 0
+    for pattern in _DIALECT_PATTERNS:
+        whole = whole_pattern(pattern)
+        if whole is None:
+            continue
+        read += 1
+        search, fullmatch = re.compile(ecma_pattern(pattern)).search, re.compile(whole).fullmatch
+        for sample in [text] + _WHOLE_SAMPLES:
+            assert (fullmatch(sample) is None) == (search(sample) is None), (pattern, sample)
+    assert read >= 8  # the step ID, name, executor type... patterns
+
+
+@pytest.mark.parametrize(("pattern", "whole"), [
+    ("^a|b$", None), ("^a$|^b$", None), ("^(a|b)$", "(a|b)"), ("^[|]$", "[|]"), ("^[]|]$", "[]|]"),
+    ("^[^]|]$", "[^]|]"), ("^[](]a|b$", None), (r"^[\]|]x$", r"[\]|]x"), (r"^\|$", r"\|"), (r"^a\$", None),
+    ("a$", None), ("^a", None), ("^(?!\\$)", None),
+])
+def test_whole_pattern_reads_top_level_alternation(pattern, whole):
+    assert whole_pattern(pattern) == whole
+    if whole is not None:
+        for sample in ["a", "b", "|", "]", "(", "x", "]x", "|x", "\\", ""]:
+            assert (re.compile(whole).fullmatch(sample) is None) == (re.compile(ecma_pattern(pattern)).search(sample) is None)
 
 
 # --- expression shapes --------------------------------------------------------------------

@@ -140,6 +140,35 @@ def ecma_pattern(pattern: str) -> str:
     return pattern
 
 
+def whole_pattern(pattern: str) -> str | None:
+    """X when a JSON Schema pattern is `^X$` with no `|` outside X's groups and classes: then
+    the pattern matches (a search of `ecma_pattern(pattern)`) exactly the strings that X
+    matches whole (`fullmatch`), which spares the regex engine its scan for a start. None:
+    another pattern, or one this does not read (escapes are skipped, not interpreted)."""
+    if not (pattern.startswith("^") and pattern.endswith("$")) or pattern.endswith("\\$"):
+        return None
+    body = pattern[1:-1]
+    depth, i, end = 0, 0, len(body)
+    while i < end:
+        c = body[i]
+        if c == "\\":
+            i += 1
+        elif c == "[":  # a class: up to its `]`, which is literal right after `[` or `[^`
+            i += 2 if body[i + 1:i + 2] == "^" else 1
+            if body[i:i + 1] == "]":
+                i += 1
+            while i < end and body[i] != "]":
+                i += 2 if body[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return None
+        i += 1
+    return body
+
+
 def suggest(word: str, candidates: list[str] | tuple[str, ...]) -> str | None:
     """The closest candidate, for "did you mean" (deterministic)."""
     found = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
@@ -686,7 +715,11 @@ class PredicateCompiler:
             inner.append(f"{pad}if len({v}) < {low!r}: return False")
         if pattern is not None:
             search = self._constant(re.compile(ecma_pattern(pattern)).search)
-            test = self.patterns.get(pattern, "{search}({v}) is not None").format(v=v, search=search)
+            whole = whole_pattern(pattern)
+            if pattern in self.patterns or whole is None:
+                test = self.patterns.get(pattern, "{search}({v}) is not None").format(v=v, search=search)
+            else:
+                test = f"{self._constant(re.compile(whole).fullmatch)}({v}) is not None"
             inner.append(f"{pad}if not ({test}): return False")
         self._guarded(f"type({v}) is str", inner, out, depth, known == "string")
 

@@ -19,13 +19,12 @@ tests/test_workflow_schema.py checks that validity agrees with jsonschema.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from taskplan.workflow import dialect as d
 from taskplan.workflow.fastschema import (
-    Check, Compiler, Errors, PredicateCompiler, SchemaError, ecma_pattern, json_type, suggest,
+    Check, Compiler, Errors, PredicateCompiler, SchemaError, json_type, suggest,
 )
 from taskplan.workflow.schema import schema
 
@@ -300,23 +299,27 @@ def check_structure(tree: Any) -> list[SchemaError]:
 
 # --- the validate pass's accept path: the same predicates, one step at a time ---------------
 
-def _executor_type_ok() -> Any:
-    """The `#/$defs/executor_type` predicate, remembering the types it accepted (`.known`, up
-    to 4,096): a document repeats a few executor types thousands of times, and the schema
-    tests each with two regex searches."""
-    search = re.compile(ecma_pattern(d.EXECUTOR_TYPE_PATTERN)).search
-    reserved = re.compile(ecma_pattern(d.RESERVED_TYPE_PATTERN)).search
+def _remembering(valid: Any) -> Any:
+    """`valid` (a predicate of strings), remembering the strings it accepted (`.known`, up to
+    4,096 a predicate): a document repeats a few executor types thousands of times, and its
+    names (a workflow's, as its key and as each call's target; an input's, as its
+    declaration's key and as each call's input key) and placeholder names several times,
+    each a regex call."""
     known: set[str] = set()
 
-    def executor_type_ok(value: Any) -> bool:
-        if type(value) is not str or search(value) is None or reserved(value) is not None:
+    def remembering(value: Any) -> bool:
+        if not valid(value):
             return False
         if len(known) < 4096:
             known.add(value)
         return True
 
-    executor_type_ok.known = known  # type: ignore[attr-defined]
-    return executor_type_ok
+    remembering.known = known  # type: ignore[attr-defined]
+    return remembering
+
+
+_REMEMBERED = ("#/$defs/executor_type", "#/$defs/name", "#/$defs/template_value_name")
+"""The string definitions whose values a document repeats (`_remembering`)."""
 
 
 # The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
@@ -346,11 +349,13 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
         "#/$defs/value": _data_tree_ok(found.append),
         "#/$defs/expression": _expression_ok,
         "#/$defs/step": lambda value: True,
-        "#/$defs/executor_type": _executor_type_ok(),
     }
     inline = dict(_PUSHING_TESTS)
     inline["#/$defs/step"] = "True"
-    inline["#/$defs/executor_type"] = "(type({v}) is str and {v} in {fn}.known) or {fn}({v})"
+    plain = PredicateCompiler(schema(), patterns=_PATTERN_TESTS).refs(*_REMEMBERED)
+    for ref, valid in zip(_REMEMBERED, plain):
+        overrides[ref] = _remembering(valid)
+        inline[ref] = "(type({v}) is str and {v} in {fn}.known) or {fn}({v})"
     compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline, {"_push": found.append})
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
