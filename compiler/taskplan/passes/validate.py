@@ -1423,6 +1423,16 @@ def _field_default_problem(schema: Any) -> tuple[tuple, str] | None:
     return None
 
 
+def _input_type_problem(schema: Any) -> tuple[tuple, str] | None:
+    """An input's type: `_embedded_schema_problem`, then `_field_default_problem`."""
+    return _embedded_schema_problem(schema) or _field_default_problem(schema)
+
+
+def _llm_schema_problem(schema: Any) -> tuple[tuple, str] | None:
+    """An `llm.call` schema: `_embedded_schema_problem`, then `_strict_problem`."""
+    return _embedded_schema_problem(schema) or _strict_problem(schema)
+
+
 def _strict_problem(schema: Any) -> tuple[tuple, str] | None:
     """The first place where a structured-output schema is not strict: the root is an
     object schema; every object schema closes (`additionalProperties: false`) and
@@ -1495,7 +1505,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
-                 "found", "calls", "wants_item", "schema_problems", "strict_problems", "default_problems", "wf_inputs",
+                 "found", "calls", "wants_item", "schema_problems", "llm_schema_problems", "input_type_problems", "wf_inputs",
                  "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
 
     def __init__(self, tree: Any, limits: Limits):
@@ -1513,9 +1523,11 @@ class _Accept:
         self.calls: list[tuple] = []
         """(caller workflow, target name, loop, input)."""
         self.wants_item: list[str] = []
+        # One memo per use, each of every check of that use: the key of a schema that
+        # is not found by identity (a marshal call) is made once, not once per check.
         self.schema_problems = _SchemaMemo(_embedded_schema_problem)
-        self.strict_problems = _SchemaMemo(_strict_problem)
-        self.default_problems = _SchemaMemo(_field_default_problem)
+        self.llm_schema_problems = _SchemaMemo(_llm_schema_problem)
+        self.input_type_problems = _SchemaMemo(_input_type_problem)
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
@@ -1561,7 +1573,7 @@ class _Accept:
                 return False
         for decl in inputs.values():
             if "type" in decl:
-                if not self._schema_ok(decl["type"]) or self.default_problems(decl["type"]) is not None:
+                if self.input_type_problems(decl["type"]) is not None:
                     return False
                 if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
                     return False
@@ -1665,7 +1677,7 @@ class _Accept:
                 if match.group(1) not in values:
                     return False
         elif kind == "llm.call":
-            if not self._schema_ok(node["schema"]) or not self._strict_ok(node["schema"]):
+            if self.llm_schema_problems(node["schema"]) is not None:
                 return False
         elif kind == "value.project":
             if "schema" in node and not self._schema_ok(node["schema"]):
@@ -1732,10 +1744,6 @@ class _Accept:
     def _schema_ok(self, schema: Any) -> bool:
         """`_Validator._check_schema` finds nothing."""
         return self.schema_problems(schema) is None
-
-    def _strict_ok(self, schema: Any) -> bool:
-        """`_Validator._check_strict` finds nothing."""
-        return self.strict_problems(schema) is None
 
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a
