@@ -385,3 +385,43 @@ def test_the_remembering_name_predicates(name):
         doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
         for _ in range(2):
             assert by_kind[step["type"]](step) == structure._valid()(doc), step
+
+
+def _reads(read: str, where: str) -> dict:
+    """A workflow whose steps, inline case steps and cleanup can read one another: `read`
+    is put at `where` (a step ID of it, or `output`)."""
+    def step(sid: str, **extra):
+        node = {"id": sid, "type": "set", "value": {"x": "${" + read + "}"} if sid == where else 1}
+        node.update(extra)
+        return node
+
+    cases = [{"when": "${data.inputs.a}", "steps": [step("c1"), step("c2")]}, {"when": "${data.inputs.a}", "steps": [step("d1")]}]
+    main = {"inputs": {"a": {"type": {"type": "boolean"}}},
+            "steps": [step("s1"), {"id": "sw", "type": "switch", "cases": cases, "default": {"steps": [step("e1")]}}, step("s2")],
+            "finally": [step("f1", when="${present(data.steps.s1)}"), step("f2")],
+            "outputs": {"o": {"expr": "${" + read + "}" if where == "output" else "${data.inputs.a}"}}}
+    return {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": main}}
+
+
+@pytest.mark.parametrize(("read", "where", "valid"), [
+    ("data.steps.s1.value", "c1", True),  # an enclosing list's earlier step
+    ("data.steps.c1.value", "c2", True),  # an earlier step of its own list
+    ("data.steps.c2.value", "c1", False),  # a later one
+    ("data.steps.c1.value", "c1", False),  # itself
+    ("data.steps.sw.case", "c1", False),  # the enclosing step
+    ("data.steps.c1.value", "d1", False),  # another case's
+    ("data.steps.c1.value", "e1", False),
+    ("data.steps.c1.value", "s2", False),  # an inline step, after its list
+    ("data.steps.sw.case", "s2", True),
+    ("data.steps.s1.value", "f1", True),  # cleanup: a top-level step that the guard tests
+    ("data.steps.s2.value", "f1", False),  # one it does not test
+    ("data.steps.c1.value", "f1", False),
+    ("data.steps.f1.value", "f2", True),  # an earlier cleanup step
+    ("data.steps.s2.value", "output", True),
+    ("data.steps.c1.value", "output", False),
+    ("data.steps.f1.value", "output", False),
+])
+def test_which_steps_a_read_finds(read, where, valid):
+    doc = _reads(read, where)
+    assert validate_module._accepts(doc, DEFAULT_LIMITS) is valid
+    assert (_full_findings(doc) == []) is valid

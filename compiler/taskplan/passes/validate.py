@@ -1504,9 +1504,9 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 
 class _Accept:
-    __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "lists", "open", "by_kind",
-                 "found", "calls", "wants_item", "schema_problems", "llm_schema_problems", "input_type_problems", "wf_inputs",
-                 "wf_outputs", "wf_name", "by_id", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
+    __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "by_kind", "found", "calls",
+                 "wants_item", "schema_problems", "llm_schema_problems", "input_type_problems", "wf_inputs", "wf_name",
+                 "ids", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
 
     def __init__(self, tree: Any, limits: Limits):
         self.tree = tree
@@ -1516,10 +1516,6 @@ class _Accept:
         self.steps_seen = 0
         self.kinds: dict[str, str] = {}
         """Step type -> its kind (`d.step_kind`), for the types seen."""
-        self.lists = 0
-        self.open: dict[int, int] = {}
-        """The lists around the step being checked (its own and each enclosing step's):
-        list number -> the index of the step in it (the `chain` of the full path)."""
         self.calls: list[tuple] = []
         """(caller workflow, target name, loop, input)."""
         self.wants_item: list[str] = []
@@ -1557,19 +1553,26 @@ class _Accept:
         inputs = node.get("inputs", {})
         outputs = node.get("outputs", {})
         self.wf_inputs = inputs
-        self.wf_outputs = outputs
-        self.by_id = {}
+        self.ids = set()
+        """The workflow's step IDs so far (each is unique in it)."""
+        self.ran = {}
+        """Step ID -> kind, for the steps that have run before the step being checked:
+        the earlier ones of its list and of each enclosing step's list (the lists that
+        `_list` walks; a list's steps leave when it ends). A step joins once checked, so
+        that it does not read itself (nor an enclosing step read from inside)."""
+        self.callees = {}
+        """A `workflow.call` step's ID -> the workflow it calls (for `outputs.<name>`)."""
         self.levels[name] = 0
         self.wf_calls[name] = []
         self.guards = frozenset()
         self.section = "steps"
-        steps = node["steps"]
-        steps_list = self.lists + 1
-        if not self._list(steps, 1, True):
+        if not self._list(node["steps"], 1):
             return False
+        self.top_ran = top_ran = self.ran  # the top-level steps of `steps`: what cleanup and outputs read
         if "finally" in node:
             self.section = "finally"
-            if not self._list(node["finally"], 1, False):
+            self.ran = {}
+            if not self._list(node["finally"], 1):
                 return False
         for decl in inputs.values():
             if "type" in decl:
@@ -1579,23 +1582,20 @@ class _Accept:
                     return False
         if outputs:
             self.section = "outputs"
-            self.open = {steps_list: len(steps)}
+            self.ran = top_ran
             for out in outputs.values():
                 if "type" in out and not self._schema_ok(out["type"]):
                     return False
                 if "expr" in out and not self._expression(out["expr"]):
                     return False
-            self.open = {}
         return True
 
-    def _list(self, items: list, level: int, top: bool) -> bool:
+    def _list(self, items: list, level: int) -> bool:
         self.steps_seen += len(items)
         if self.steps_seen > self.max_steps:
             return False
-        self.lists += 1
-        list_id = self.lists
-        open_ = self.open
-        by_id = self.by_id
+        ids = self.ids
+        ran = self.ran
         by_kind = self.by_kind
         found = self.found
         expression = self._expression
@@ -1607,7 +1607,7 @@ class _Accept:
         outer_guards = self.guards
         if items and level > self.levels[self.wf_name]:
             self.levels[self.wf_name] = level
-        for i, node in enumerate(items):
+        for node in items:
             if type(node) is not dict:
                 return False
             type_ = node.get("type")
@@ -1621,10 +1621,9 @@ class _Accept:
             if not by_kind[kind](node):
                 return False
             sid = node["id"]
-            if sid in by_id:
+            if sid in ids:
                 return False
-            by_id[sid] = (list_id, i, kind, top, node)  # before its own reads: it has not run
-            open_[list_id] = i
+            ids.add(sid)
             if finally_ and "when" in node:
                 tested = _present_guards(node["when"])
                 if tested is None:
@@ -1639,7 +1638,10 @@ class _Accept:
                         return False
             if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
                 return False
-        open_.pop(list_id, None)
+            ran[sid] = kind
+        if level > 1:  # an inline list: later steps of the enclosing list do not read its steps
+            for node in items:
+                del ran[node["id"]]
         self.guards = outer_guards
         return True
 
@@ -1651,6 +1653,7 @@ class _Accept:
             self.calls.append((self.wf_name, node["call"], True, node.get("input")))
             calls.append((level, node["call"]))
         elif kind == "workflow.call":
+            self.callees[node["id"]] = node["workflow"]
             self.calls.append((self.wf_name, node["workflow"], False, node.get("input")))
             calls.append((level, node["workflow"]))
         elif kind == "parallel":
@@ -1667,7 +1670,7 @@ class _Accept:
                     self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
                     calls.append((level, branch["call"]))
                 if "steps" in branch:
-                    if not self._list(branch["steps"], level + 1, False):
+                    if not self._list(branch["steps"], level + 1):
                         return False
                     self.guards = guards
         elif kind == "template.render":
@@ -1716,23 +1719,20 @@ class _Accept:
         if quoted is not None:
             name = quoted
         if root == "steps":
-            target = self.by_id.get(name)
-            if target is None:
-                return False
-            t_list, t_index, kind, top, node = target
-            index = self.open.get(t_list)
-            if index is None:
-                if not (self.section == "finally" and top and name in self.guards):
+            kind = self.ran.get(name)
+            if kind is None:
+                if self.section != "finally" or name not in self.guards:
                     return False
-            elif t_index >= index:
-                return False
+                kind = self.top_ran.get(name)  # cleanup reads a top-level step that the guard tests
+                if kind is None:
+                    return False
             if first is None:
                 return True
             if first not in _RESULT_FIELDS[kind]:
                 return False
             if kind != "workflow.call" or second is None or first != "outputs":
                 return True
-            callee = self.workflows.get(node["workflow"])
+            callee = self.workflows.get(self.callees[name])
             if callee is None:
                 return False
             return second in callee.get("outputs", {})
