@@ -256,6 +256,18 @@ def test_expression_shapes_agree_with_the_grammar(body):
         assert ref.in_present == body.startswith("present("), body
     for text in (body, inner or ""):
         _assert_plain_groups(text)
+    _assert_called_groups(body)
+
+
+def _assert_called_groups(body):
+    """`ex.CALLED_PLAIN_EXPRESSION` matches `${body}` exactly when `path_in_shape` finds a
+    plain path in `json(...)` or `present(...)`, with that path's groups."""
+    match = ex.CALLED_PLAIN_EXPRESSION.fullmatch("${" + body + "}")
+    inner = ex.path_in_shape(body) if body.startswith(("json(", "present(")) else None
+    path = ex.PLAIN_PATH.fullmatch(inner) if inner is not None else None
+    assert (match is None) == (path is None), body
+    if match is not None:
+        assert match.groups() == path.groups(), body
 
 
 def _assert_plain_groups(body):

@@ -58,6 +58,7 @@ from taskplan.workflow.schema import schema as _dialect_schema
 from taskplan.workflow.structure import check_structure, step_predicates
 
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
+_called_plain_expression = ex.CALLED_PLAIN_EXPRESSION.fullmatch
 _plain_path_match = ex.PLAIN_PATH.fullmatch
 _path_in_shape = ex.path_in_shape
 _marshal = marshal.dumps
@@ -1601,6 +1602,7 @@ class _Accept:
         expression = self._expression
         reference = self._reference
         plain_expression = _plain_expression
+        called_plain_expression = _called_plain_expression
         max_chars = self.max_chars
         kinds = self.kinds
         finally_ = self.section == "finally"
@@ -1632,7 +1634,7 @@ class _Accept:
             elif finally_:
                 self.guards = outer_guards
             for text in found:  # the step's expressions (`found` is not cleared in here)
-                plain = plain_expression(text)  # the commonest case without a call
+                plain = plain_expression(text) or called_plain_expression(text)  # the commonest cases without a call
                 if plain is None or len(text) > max_chars or not reference(*plain.groups()):
                     if not expression(text):
                         return False
@@ -1691,8 +1693,9 @@ class _Accept:
         return True
 
     def _expression(self, text: str) -> bool:
-        """`_Validator._expression` finds nothing (the schema holds: a whole `${...}`)."""
-        plain = _plain_expression(text)
+        """`_Validator._expression` finds nothing (the schema holds: a whole `${...}`). A
+        plain path, also in `json(...)` or `present(...)`, is read without `_path_in_shape`."""
+        plain = _plain_expression(text) or _called_plain_expression(text)
         if plain is not None:
             return len(text) <= self.max_chars and self._reference(*plain.groups())
         if len(text) > self.max_chars:

@@ -263,6 +263,10 @@ or quoted: the other group is None), the first two fields (None when absent). Fo
 that read no more than these (no list built)."""
 PLAIN_EXPRESSION = re.compile(r"\$\{" + _PLAIN_GROUPS + r"\}")
 """`PLAIN_PATH` as a whole expression `${...}`: the commonest expression, in one regex call."""
+CALLED_PLAIN_EXPRESSION = re.compile(r"\$\{(?:json|present)\(" + _PLAIN_GROUPS + r"\)\}")
+"""`PLAIN_PATH` in `json(...)` or `present(...)` as a whole expression (the path that
+`path_in_shape` finds), its groups `PLAIN_PATH`'s: for callers that read no more than the
+path. (One regex for both shapes, with an optional call, costs the plain one twice.)"""
 
 
 def plain_path(body: str) -> list[str] | None:
