@@ -190,7 +190,7 @@ def _data_tree_ok(push: Any) -> Any:
                     members: Any = ()  # X of `{$literal: X}` is not looked into
                 else:
                     for key in node:
-                        if type(key) is not str or key[:1] == "$":
+                        if type(key) is not str or (key and key[0] == "$"):
                             return False
                     members = node.values()
             else:
@@ -228,8 +228,8 @@ _value_ok = _data_tree_ok(_ignore)
 # alternation per character (~10x a plain regex): without `~`, it is "empty or `/` first".
 _PATTERN_TESTS = {
     d.POINTER_PATTERN: '("~" not in {v} and (not {v} or {v}[0] == "/")) or {search}({v}) is not None',
-    d.NOT_DOLLAR_PATTERN: 'not {v}.startswith("$")',
-    d.PORT_NAME_PATTERN: 'not {v}.startswith("$")',
+    d.NOT_DOLLAR_PATTERN: '(not {v} or {v}[0] != "$")',  # half the cost of `startswith`
+    d.PORT_NAME_PATTERN: '(not {v} or {v}[0] != "$")',
 }
 
 
