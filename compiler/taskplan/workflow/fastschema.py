@@ -646,7 +646,9 @@ class PredicateCompiler:
             if ref not in self.by_ref and not self._recursive(ref):  # its checks copied in place
                 self._emit(self.resolve(ref), v, out, depth, known)
             elif ref in self.inline:
-                out.append(f"{pad}if not ({self.inline[ref].format(v=v, fn=self.by_ref[ref])}): return False")
+                test = self.inline[ref].format(v=v, fn=self.by_ref[ref])
+                if test != "True":  # nothing to test (and no loop over the items it is for)
+                    out.append(f"{pad}if not ({test}): return False")
             else:
                 out.append(f"{pad}if not {self._ref(ref)}({v}): return False")
         types = schema.get("type")
