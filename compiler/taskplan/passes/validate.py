@@ -1507,7 +1507,8 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "by_kind", "found", "calls",
                  "wants_item", "schema_problems", "llm_schema_problems", "input_type_problems", "wf_inputs", "wf_name",
-                 "ids", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds")
+                 "ids", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds",
+                 "required")
 
     def __init__(self, tree: Any, limits: Limits):
         self.tree = tree
@@ -1529,6 +1530,8 @@ class _Accept:
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
         """workflow -> (level of the calling step, called workflow) for each of its calls."""
+        self.required: dict[str, set[str]] = {}
+        """workflow -> its required inputs (`_input_required`), found as its inputs are checked."""
 
     def run(self) -> bool:
         tree = self.tree
@@ -1575,12 +1578,14 @@ class _Accept:
             self.ran = {}
             if not self._list(node["finally"], 1):
                 return False
-        for decl in inputs.values():
-            if "type" in decl:
-                if self.input_type_problems(decl["type"]) is not None:
-                    return False
-                if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
-                    return False
+        self.required[name] = required = set()
+        for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
+            if self.input_type_problems(decl["type"]) is not None:
+                return False
+            if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                return False
+            if _input_required(decl):
+                required.add(input_name)
         if outputs:
             self.section = "outputs"
             self.ran = top_ran
@@ -1753,7 +1758,7 @@ class _Accept:
         workflow that reads `data.item` is run only by loops; no cycle; depth within the limit."""
         callers: dict[str, int] = {}
         non_loop: set[str] = set()
-        required: dict[str, set] = {}
+        required = self.required
         for _caller, target, loop, given in self.calls:
             callee = workflows.get(target)
             if callee is None:
@@ -1761,12 +1766,7 @@ class _Accept:
             declared = callee.get("inputs", {})
             if given is None:
                 given = {}
-            if not given.keys() <= declared.keys():
-                return False
-            needs = required.get(target)
-            if needs is None:
-                needs = required[target] = {n for n, decl in declared.items() if _input_required(decl)}
-            if not given.keys() >= needs:
+            if not given.keys() <= declared.keys() or not given.keys() >= required[target]:
                 return False
             callers[target] = callers.get(target, 0) + 1
             if not loop:
