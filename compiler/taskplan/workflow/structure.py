@@ -352,11 +352,14 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
     }
     inline = dict(_PUSHING_TESTS)
     inline["#/$defs/step"] = "True"
+    constants: dict[str, Any] = {"_push": found.append}
     plain = PredicateCompiler(schema(), patterns=_PATTERN_TESTS).refs(*_REMEMBERED)
     for ref, valid in zip(_REMEMBERED, plain):
-        overrides[ref] = _remembering(valid)
-        inline[ref] = "(type({v}) is str and {v} in {fn}.known) or {fn}({v})"
-    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline, {"_push": found.append})
+        overrides[ref] = remembering = _remembering(valid)
+        known = "_known_" + ref.rsplit("/", 1)[1]  # the set itself, not an attribute read each time
+        constants[known] = remembering.known
+        inline[ref] = f"(type({{v}}) is str and {{v}} in {known}) or {{fn}}({{v}})"
+    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline, constants)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
     return root, dict(zip(kinds, predicates)), found
