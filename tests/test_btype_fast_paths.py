@@ -1,5 +1,5 @@
 """The fast constructors of taskplan.model.btype give exactly what the general path
-(`make`, with its normalisation) gives: `plain`, `array_of`, `object_of` and
+(`make`, with its normalisation) gives: `plain`, `string_const`, `new_slot`, `array_of`, `object_of` and
 `from_task_type` (which builds its types without `make`). Compared by `repr`, so
 that the slots (which take no part in equality) are compared too."""
 
@@ -36,6 +36,22 @@ def btypes(draw: Any) -> bt.BType:
 def test_plain_is_make(kind: str, origin: Slot | None) -> None:
     assert repr(bt.plain(kind, origin)) == repr(make(kind, origin=origin))
     assert repr(bt.plain(kind, origin)) == repr(bt.scalar(kind, origin))
+    assert bt.plain(kind, origin)._index is None
+
+
+@SETTINGS
+@given(st.text(max_size=5), SLOTS)
+def test_string_const_is_make(text: str, origin: Slot | None) -> None:
+    expected = make("string", const=text, origin=origin, enum_slot=origin)
+    assert repr(bt.string_const(text, origin)) == repr(expected)
+    assert bt.string_const(text, origin) == expected and bt.string_const(text, origin)._index is None
+
+
+@SETTINGS
+@given(st.text(max_size=5), st.text(max_size=5))
+def test_new_slot_is_slot(file: str, pointer: str) -> None:
+    made = bt.new_slot(file, pointer)
+    assert type(made) is Slot and made == Slot(file, pointer) and (made.file, made.pointer) == (file, pointer)
 
 
 @SETTINGS

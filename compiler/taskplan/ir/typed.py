@@ -26,7 +26,8 @@ class TaskTypes:
     """The typed interface of one task."""
 
     ports: dict[str, BType] | None
-    """Port name -> type; None when the ports are unknown (the task, or its contract, is in error)."""
+    """Port name -> type; None when the ports are unknown (the task, or its contract, is in error).
+    Read only: the tasks calling one operation share their contract's mapping."""
     whole: BType | None
     """The type of the whole result (`port: null`); None when unknown."""
     operation: "Operation | None" = None

@@ -24,7 +24,7 @@ from taskplan.diagnostics import Related, Reporter
 from taskplan.ir.checked import CheckedPlan, ChoiceNode, GroupNode, InputDecl, ScopeNode, ScopeRole, TaskNode
 from taskplan.ir.typed import TaskTypes, TypedPlan
 from taskplan.model import btype as bt
-from taskplan.model.btype import BType, Field, Mismatch, Slot
+from taskplan.model.btype import BType, Field, Mismatch, Slot, new_slot
 from taskplan.model.plan import (
     PREDICATES,
     ArrayValue,
@@ -391,7 +391,7 @@ class _Typer:
                             self._check_port(t, op, port, b.value, value_ptr, vt)
                 if out_t is None:
                     return TaskTypes({}, bt.ANY, op)
-                return TaskTypes(dict(out_ports), out_t, op, optional_out)
+                return TaskTypes(out_ports, out_t, op, optional_out)  # (the contract's: shared, read only)
         return self._operation_general(t, m)
 
     def _clean_call(self, ref: str, names: tuple[str | None, ...]) -> tuple | bool:
@@ -489,7 +489,7 @@ class _Typer:
                 self._missing_input(t, op, port)
         if out_t is None:
             return TaskTypes({}, bt.ANY, op)
-        return TaskTypes(dict(out_ports), out_t, op, optional_out)
+        return TaskTypes(out_ports, out_t, op, optional_out)
 
     def _unknown_input(self, t: TaskNode, op: "Operation", name_ptr: str, name: str) -> str | None:
         """Report an unknown binding; return the port it is a misspelling of, if any."""
@@ -676,21 +676,21 @@ class _Typer:
     # -- literals and computed values: their own type, located at the value
 
     def _string(self, v: StringValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.string_const(v.text, Slot(self.file, ptr))
+        return bt.string_const(v.text, new_slot(self.file, ptr))
 
     def _number(self, v: NumberValue, ptr: str, scope: ScopeNode | None) -> BType:
         n = v.number
         integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
-        return bt.plain("integer" if integral else "number", Slot(self.file, ptr))
+        return bt.plain("integer" if integral else "number", new_slot(self.file, ptr))
 
     def _boolean(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.plain("boolean", Slot(self.file, ptr))  # a boolean literal, `present`
+        return bt.plain("boolean", new_slot(self.file, ptr))  # a boolean literal, `present`
 
     def _null(self, v: NullValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.scalar("null", Slot(self.file, ptr))
+        return bt.scalar("null", new_slot(self.file, ptr))
 
     def _index(self, v: IndexValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.plain("integer", Slot(self.file, ptr))
+        return bt.plain("integer", new_slot(self.file, ptr))
 
     def _object_value(self, v: ObjectValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         fields: list[Field] = []
@@ -706,24 +706,24 @@ class _Typer:
                 known = False
             elif member.name not in names:
                 names.add(member.name)
-                fields.append(bt.new_field(member.name, mt, True, Slot(self.file, mptr)))
-        return bt.object_of(fields, closed=True, origin=Slot(self.file, ptr)) if known else None
+                fields.append(bt.new_field(member.name, mt, True, new_slot(self.file, mptr)))
+        return bt.object_of(fields, closed=True, origin=new_slot(self.file, ptr)) if known else None
 
     def _array(self, v: ArrayValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
         if any(t is None for t in types):
             return None
         joined = bt.join_all(types) if types else bt.NEVER  # empty: fits every array port
-        return bt.array_of(joined, origin=Slot(self.file, ptr))  # mixed kinds: array of any
+        return bt.array_of(joined, origin=new_slot(self.file, ptr))  # mixed kinds: array of any
 
     def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
         for i, item in enumerate(v.items):
             self.value(item, f"{ptr}/items/{i}", scope)
-        return bt.plain("string", Slot(self.file, ptr))
+        return bt.plain("string", new_slot(self.file, ptr))
 
     def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
         self._predicate(v, ptr, scope)
-        return bt.plain("boolean", Slot(self.file, ptr))
+        return bt.plain("boolean", new_slot(self.file, ptr))
 
     # -- references: the type of what they resolve to (None: in error, already reported)
 
