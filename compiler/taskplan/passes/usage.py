@@ -63,7 +63,7 @@ class _Usage:
         self.cp = checked
         self.rep = reporter
         self.reads: dict[TaskNode, set[str] | None] = {}
-        """Task -> the ports read (None: read whole, so every port)."""
+        """Task whose ports the plan declares -> the ports read (None: read whole, so every port)."""
         self.dirty: set[ScopeNode] = set()
         """Scopes holding an error (at any depth below them, within their group): a
         reader of the ports of their tasks may be hidden by it."""
@@ -87,13 +87,15 @@ class _Usage:
                 if res.scope is not None:
                     self.mark_dirty(res.scope)  # reads nothing: it may have meant anything
                 continue
+            known = target.ports
+            if known is None:
+                continue  # ports the plan does not declare (an operation's, a transform's): never judged
             port = res.port
             if kind == REF_PRESENT:
                 if res.ok:
                     continue  # whether it produced a result: none of its ports
                 port = None  # a reference in error: once repaired, it may read any port
-            known = target.ports
-            if port is None or not res.ok or known is None or port not in known:
+            if port is None or not res.ok or port not in known:
                 reads[target] = None
                 continue
             if target in reads:
