@@ -227,12 +227,12 @@ class _ScopePass:
         self.cp.scopes.append(scope)
         sptr = scope.pointer
         self.cp.by_pointer[sptr] = scope
-        model = scope.model
+        fields = scope.model.__dict__  # (one attribute lookup on the model, then plain dict reads)
         identity = self.identity
         copies, invalid_ids = identity.copies, identity.invalid_ids
         make_task = self.make_task
         entries: list[Any] = scope.tasks
-        for i, t in enumerate(model.tasks):
+        for i, t in enumerate(fields["tasks"]):
             ptr = f"{sptr}/tasks/{i}"
             if type(t) in _LEAF_TASKS and not t.__pydantic_private__:
                 # the common case: a task model without marks (so its `id` is a string) and without child scopes
@@ -242,13 +242,13 @@ class _ScopePass:
             else:
                 entries.append(make_task(t, ptr, scope, i, False))
         bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-        for i, o in enumerate(model.outputs):
-            if isinstance(o, TaskOutput) and isinstance(o.name, str):
+        for i, o in enumerate(fields["outputs"]):
+            if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                 optr = f"{sptr}/outputs/{i}"
                 usable = not bad_names or f"{optr}/name" not in bad_names
-                scope.outputs.append(OutputDecl(o.name, o, optr, usable))
+                scope.outputs.append(OutputDecl(name, o, optr, usable))
         always = scope.always
-        for i, t in enumerate(model.always):
+        for i, t in enumerate(fields["always"]):
             always.append(make_task(t, f"{sptr}/always/{i}", scope, i, True))
         entries = entries + [scope]
         if always:
@@ -259,17 +259,18 @@ class _ScopePass:
         """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
         is a string and it is not broken): its child scopes read from its fields
         directly, without `scopes_of`'s generic listing."""
-        node = TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
+        fields = t.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        node = TaskNode(fields["id"], t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
                         ptr not in self.identity.invalid_ids)
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
         kind = type(t)
         if kind is ParallelTask:
-            for b, model in enumerate(t.branches):
+            for b, model in enumerate(fields["branches"]):
                 if isinstance(model, TaskScope):
                     children.append(ScopeNode(f"{ptr}/branches/{b}", model, ScopeRole.BRANCH, node, scope, b, depth, group, foreach))
             return node
-        body = t.body
+        body = fields["body"]
         if isinstance(body, TaskScope):
             if kind is ForeachTask:
                 child = ScopeNode(f"{ptr}/body", body, ScopeRole.FOREACH_BODY, node, scope, None, depth, group, foreach)
@@ -278,7 +279,7 @@ class _ScopePass:
                 child = ScopeNode(f"{ptr}/body", body, ScopeRole.BODY, node, scope, None, depth, group, foreach)
             children.append(child)
         if kind is ConditionalTask:
-            other = t.otherwise
+            other = fields["otherwise"]
             if other is not None and isinstance(other, TaskScope):
                 children.append(ScopeNode(f"{ptr}/otherwise", other, ScopeRole.OTHERWISE, node, scope, None, depth, group, foreach))
         return node
@@ -340,18 +341,22 @@ class _ScopePass:
                 continue
             scope = task.scope
             model = task.model
-            if getattr(model, "dependsOn", None):
-                self.depends_on(task)
             kind = type(model)
             if kind is InvalidTask:
+                if model.dependsOn:
+                    self.depends_on(task)
                 continue  # a placeholder's values are not checked; its dependsOn still orders it
+            fields = model.__dict__  # (one attribute lookup on the model, then plain dict reads)
+            if fields.get("dependsOn"):
+                self.depends_on(task)
             if kind is OperationTask:  # task_value_slots of the commonest task, inline
                 ptr = task.pointer
-                for i, b in enumerate(model.inputs):
+                for i, b in enumerate(fields["inputs"]):
                     if type(b) is TaskOutput:
                         v = b.value
                         if type(v) is OutputValue:
-                            source, port = v.source, v.port
+                            read = v.__dict__
+                            source, port = read["source"], read["port"]
                             target = by_id.get(source) if type(source) is str else None
                             if (
                                 inline
@@ -379,9 +384,9 @@ class _ScopePass:
                 self.call(task)
             elif kind is TransformTask:  # its inputs (task_value_slots adds its type's literal defaults)
                 ptr = task.pointer
-                for i, b in enumerate(model.inputs):
-                    if type(b) is TaskOutput and type(b.value) in readers:
-                        values(f"{ptr}/inputs/{i}/value", b.value, task, scope)
+                for i, b in enumerate(fields["inputs"]):
+                    if type(b) is TaskOutput and type(v := b.value) in readers:
+                        values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
             for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
@@ -392,7 +397,8 @@ class _ScopePass:
         dispatch = self.dispatch
         kind = type(value)
         if kind is OutputValue:  # the commonest value: a read of a task's port
-            self.read_task(REF_OUTPUT, pointer, value.source, value.port, reader, scope)
+            read = value.__dict__  # (one attribute lookup on the model, then plain dict reads)
+            self.read_task(REF_OUTPUT, pointer, read["source"], read["port"], reader, scope)
             return
         if kind not in CONTAINER_VALUES:  # the common case: one leaf value
             handle = dispatch.get(kind)
@@ -420,7 +426,8 @@ class _ScopePass:
                 dispatch[kind](ptr, v, reader, scope)
 
     def _on_output(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
-        self.read_task(REF_OUTPUT, ptr, v.source, v.port, reader, scope)
+        read = v.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        self.read_task(REF_OUTPUT, ptr, read["source"], read["port"], reader, scope)
 
     def _on_present(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         self.read_task(REF_PRESENT, ptr, v.source, None, reader, scope)
@@ -1069,24 +1076,25 @@ class _ScopePass:
 
     def ports(self, task: TaskNode) -> None:
         m = task.model
-        if task.broken or type(m) in _CATALOG_PORTS:
+        kind = type(m)  # (exact classes, the models are final: a failed isinstance of a model class is costly)
+        if task.broken or kind in _CATALOG_PORTS:
             return  # unknown ports, or ports the types pass finds (the catalog's, the resultType's)
-        if isinstance(m, ValueTask):
+        if kind is ValueTask:
             out: dict[str, str] = {}
             for i, o in enumerate(m.outputs):
-                if isinstance(o, TaskOutput) and isinstance(o.name, str):
-                    out.setdefault(o.name, f"{task.pointer}/outputs/{i}")
+                if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
+                    out.setdefault(name, f"{task.pointer}/outputs/{i}")
             task.ports = out
-        elif isinstance(m, (SequenceTask, ForeachTask)):
-            task.ports = self.scope_ports(task.child(ScopeRole.BODY if isinstance(m, SequenceTask) else ScopeRole.FOREACH_BODY))
-        elif isinstance(m, ConditionalTask):
+        elif kind is SequenceTask or kind is ForeachTask:
+            task.ports = self.scope_ports(task.child(ScopeRole.BODY if kind is SequenceTask else ScopeRole.FOREACH_BODY))
+        elif kind is ConditionalTask:
             then = self.scope_ports(task.child(ScopeRole.BODY))
             other = self.scope_ports(task.child(ScopeRole.OTHERWISE))
             if then.keys() != other.keys():
                 task.broken = True  # TASK_BRANCH_OUTPUTS (the structure pass): unknown ports
                 return
             task.ports = then
-        elif isinstance(m, ParallelTask):
+        elif kind is ParallelTask:
             out = {}
             for branch in task.children:
                 for o in branch.outputs:
@@ -1095,7 +1103,7 @@ class _ScopePass:
                         return
                     out[o.name] = o.pointer
             task.ports = out
-        elif isinstance(m, CallTask) and task.group is not None:
+        elif kind is CallTask and task.group is not None:
             task.ports = task.group.ports
 
     # ================================================================ 3. order

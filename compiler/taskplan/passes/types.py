@@ -364,31 +364,41 @@ class _Typer:
         # contract says about those names (all known, none fixed or consumed, every
         # required port bound) is found once per (operation, names) by `_clean_call`;
         # such a task only has its values typed and fitted to their ports.
-        if self.catalog is not None and not self._bad_names and type(m.operation) is str:
-            inputs = m.inputs
-            key = (m.operation, tuple([b.name if type(b) is TaskOutput else None for b in inputs]))
+        fields = m.__dict__  # (one attribute lookup on the model, then plain dict reads)
+        ref = fields["operation"]
+        if self.catalog is not None and not self._bad_names and type(ref) is str:
+            names: list[str | None] = []
+            bound: list[Any] = []
+            for b in fields["inputs"]:
+                if type(b) is TaskOutput:
+                    binding = b.__dict__
+                    names.append(binding["name"])
+                    bound.append(binding["value"])
+                else:
+                    names.append(None)  # (then not clean: `bound` is not read)
+            key = (ref, tuple(names))
             clean = self._clean_calls.get(key)
             if clean is None:
-                clean = self._clean_calls[key] = self._clean_call(m.operation, key[1])
+                clean = self._clean_calls[key] = self._clean_call(ref, key[1])
             if clean is not False:
                 op, port_list, out_ports, out_t, optional_out = clean
                 pointer, scope, value = t.pointer, t.scope, self.value
-                if len(inputs) == 1:  # (the loop below, for one binding)
+                if len(bound) == 1:  # (the loop below, for one binding)
                     value_ptr = f"{pointer}/inputs/0/value"
-                    b = inputs[0]
-                    vt = value(b.value, value_ptr, scope)
+                    v = bound[0]
+                    vt = value(v, value_ptr, scope)
                     port = port_list[0]
                     if vt is not None and bt.fits(vt, port.type) is not None:
-                        self._check_port(t, op, port, b.value, value_ptr, vt)
+                        self._check_port(t, op, port, v, value_ptr, vt)
                 else:
                     typed = []
-                    for i, b in enumerate(inputs):
+                    for i, v in enumerate(bound):
                         value_ptr = f"{pointer}/inputs/{i}/value"
-                        typed.append((value_ptr, value(b.value, value_ptr, scope)))
+                        typed.append((value_ptr, value(v, value_ptr, scope)))
                     fits = bt.fits
-                    for (value_ptr, vt), port, b in zip(typed, port_list, inputs):
+                    for (value_ptr, vt), port, v in zip(typed, port_list, bound):
                         if vt is not None and fits(vt, port.type) is not None:
-                            self._check_port(t, op, port, b.value, value_ptr, vt)
+                            self._check_port(t, op, port, v, value_ptr, vt)
                 if out_t is None:
                     return TaskTypes({}, bt.ANY, op)
                 return TaskTypes(out_ports, out_t, op, optional_out)  # (the contract's: shared, read only)
