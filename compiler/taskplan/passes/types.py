@@ -154,6 +154,9 @@ class _Typer:
         self._bad_names = checked.identity.bad_names
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
+        self._call_ports: dict[GroupNode, tuple[dict[str, BType | None], BType | None]] = {}
+        """Group -> the ports of a call of it and its whole result, once its body is typed
+        (shared by its calls, read only)."""
 
     # ================================================================== driver
 
@@ -382,22 +385,15 @@ class _Typer:
                 clean = self._clean_calls[key] = self._clean_call(ref, key[1])
             if clean is not False:
                 op, port_list, out_ports, out_t, optional_out = clean
-                pointer, scope, value = t.pointer, t.scope, self.value
-                if len(bound) == 1:  # (the loop below, for one binding)
-                    value_ptr = f"{pointer}/inputs/0/value"
-                    v = bound[0]
+                pointer, scope, value, fits = t.pointer, t.scope, self.value, bt.fits
+                # Each value typed, then fitted to its port, one binding after the other (what
+                # each reports is at its own value: the sink's order does not depend on this).
+                for i, v in enumerate(bound):
+                    value_ptr = f"{pointer}/inputs/{i}/value"
                     vt = value(v, value_ptr, scope)
-                    port = port_list[0]
-                    if vt is not None and bt.fits(vt, port.type) is not None:
-                        self._check_port(t, op, port, v, value_ptr, vt)
-                else:
-                    typed = []
-                    for i, v in enumerate(bound):
-                        value_ptr = f"{pointer}/inputs/{i}/value"
-                        typed.append((value_ptr, value(v, value_ptr, scope)))
-                    fits = bt.fits
-                    for (value_ptr, vt), port, v in zip(typed, port_list, bound):
-                        if vt is not None and fits(vt, port.type) is not None:
+                    if vt is not None:
+                        port = port_list[i]
+                        if fits(vt, port.type) is not None:
                             self._check_port(t, op, port, v, value_ptr, vt)
                 if out_t is None:
                     return TaskTypes({}, bt.ANY, op)
@@ -584,10 +580,13 @@ class _Typer:
                     related=[self.rep.related(decl.pointer, f"`{b.name}` is declared here")]
                     + self._producer_related(mismatch),
                 )
-        ports = self._group(group)
-        if ports is None:
-            return TaskTypes(None, None)
-        return TaskTypes(dict(ports), _object(ports))
+        found = self._call_ports.get(group)
+        if found is None:
+            ports = self._group(group)
+            if ports is None:
+                return TaskTypes(None, None)
+            found = self._call_ports[group] = (ports, _object(ports))
+        return TaskTypes(*found)
 
     def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
         ct = self.value(m.condition, f"{t.pointer}/condition", t.scope)
