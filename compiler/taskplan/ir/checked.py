@@ -109,6 +109,11 @@ class ScopeRole(str, Enum):
     GROUP_BODY = "group body"
 
 
+BODY, OTHERWISE, BRANCH, FOREACH_BODY = ScopeRole.BODY, ScopeRole.OTHERWISE, ScopeRole.BRANCH, ScopeRole.FOREACH_BODY
+"""The roles the passes compare with once per scope or task, as module constants: a member
+read from the Enum class goes through EnumType's `__getattr__` hook, a constant does not."""
+
+
 @dataclass(slots=True, eq=False)
 class InputDecl:
     """A declared input: of the workflow (`group` None) or of a group."""
@@ -656,7 +661,11 @@ def _dump_scope(scope: ScopeNode, lines: list[str], level: int) -> None:
 
 
 __all__ = [
+    "BODY",
+    "BRANCH",
     "CONTAINER_VALUES",
+    "FOREACH_BODY",
+    "OTHERWISE",
     "gc_paused",
     "Capture",
     "CheckedPlan",

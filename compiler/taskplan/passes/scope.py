@@ -28,7 +28,11 @@ from taskplan.diagnostics import Reporter
 from taskplan.passes.identity import suggest_id
 from taskplan.passes.subjects import subject_at
 from taskplan.ir.checked import (
+    BODY,
+    BRANCH,
     CONTAINER_VALUES,
+    FOREACH_BODY,
+    OTHERWISE,
     REF_DEPENDS,
     REF_INDEX,
     REF_INPUT,
@@ -267,20 +271,20 @@ class _ScopePass:
         if kind is ParallelTask:
             for b, model in enumerate(fields["branches"]):
                 if isinstance(model, TaskScope):
-                    children.append(ScopeNode(f"{ptr}/branches/{b}", model, ScopeRole.BRANCH, node, scope, b, depth, group, foreach))
+                    children.append(ScopeNode(f"{ptr}/branches/{b}", model, BRANCH, node, scope, b, depth, group, foreach))
             return node
         body = fields["body"]
         if isinstance(body, TaskScope):
             if kind is ForeachTask:
-                child = ScopeNode(f"{ptr}/body", body, ScopeRole.FOREACH_BODY, node, scope, None, depth, group, foreach)
+                child = ScopeNode(f"{ptr}/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
                 child.foreach = child
             else:
-                child = ScopeNode(f"{ptr}/body", body, ScopeRole.BODY, node, scope, None, depth, group, foreach)
+                child = ScopeNode(f"{ptr}/body", body, BODY, node, scope, None, depth, group, foreach)
             children.append(child)
         if kind is ConditionalTask:
             other = fields["otherwise"]
             if other is not None and isinstance(other, TaskScope):
-                children.append(ScopeNode(f"{ptr}/otherwise", other, ScopeRole.OTHERWISE, node, scope, None, depth, group, foreach))
+                children.append(ScopeNode(f"{ptr}/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
         return node
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
@@ -1095,10 +1099,10 @@ class _ScopePass:
                     out.setdefault(name, f"{task.pointer}/outputs/{i}")
             task.ports = out
         elif kind is SequenceTask or kind is ForeachTask:
-            task.ports = self.scope_ports(task.child(ScopeRole.BODY if kind is SequenceTask else ScopeRole.FOREACH_BODY))
+            task.ports = self.scope_ports(task.child(BODY if kind is SequenceTask else FOREACH_BODY))
         elif kind is ConditionalTask:
-            then = self.scope_ports(task.child(ScopeRole.BODY))
-            other = self.scope_ports(task.child(ScopeRole.OTHERWISE))
+            then = self.scope_ports(task.child(BODY))
+            other = self.scope_ports(task.child(OTHERWISE))
             if then.keys() != other.keys():
                 task.broken = True  # TASK_BRANCH_OUTPUTS (the structure pass): unknown ports
                 return

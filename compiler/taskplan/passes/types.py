@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from taskplan.diagnostics import Related, Reporter
-from taskplan.ir.checked import CheckedPlan, ChoiceNode, GroupNode, InputDecl, ScopeNode, ScopeRole, TaskNode
+from taskplan.ir.checked import BODY, FOREACH_BODY, OTHERWISE, CheckedPlan, ChoiceNode, GroupNode, InputDecl, ScopeNode, TaskNode
 from taskplan.ir.typed import TaskTypes, TypedPlan
 from taskplan.model import btype as bt
 from taskplan.model.btype import BType, Field, Mismatch, Slot, new_slot
@@ -351,7 +351,7 @@ class _Typer:
         return TaskTypes(ports, _object(ports))
 
     def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
-        body = t.child(ScopeRole.BODY)
+        body = t.child(BODY)
         ports = self._scope(body) if body is not None else {}
         return TaskTypes(ports, _object(ports))
 
@@ -600,8 +600,8 @@ class _Typer:
                 hint="compare it with a predicate (e.g. `{kind: predicate, predicate: equal, items: [...]}`)"
                 " or test `{kind: present, source: ...}`",
             )
-        body = t.child(ScopeRole.BODY)
-        other = t.child(ScopeRole.OTHERWISE)
+        body = t.child(BODY)
+        other = t.child(OTHERWISE)
         then_ports = self._scope(body) if body is not None else {}
         other_ports = self._scope(other) if other is not None else {}
         ports: dict[str, BType | None] = {}
@@ -653,7 +653,7 @@ class _Typer:
             else:
                 element = it.items or bt.ANY
         self._item_types[t] = element
-        body = t.child(ScopeRole.FOREACH_BODY)
+        body = t.child(FOREACH_BODY)
         outs = self._scope(body) if body is not None else {}
         ports = {name: (bt.array_of(ty) if ty is not None else None) for name, ty in outs.items()}
         return TaskTypes(ports, _object(ports))

@@ -44,13 +44,14 @@ from __future__ import annotations
 
 from taskplan.diagnostics import Reporter
 from taskplan.ir.checked import (
+    BODY,
+    OTHERWISE,
     REF_OUTPUT,
     REF_PRESENT,
     CheckedPlan,
     GroupNode,
     OutputDecl,
     ScopeNode,
-    ScopeRole,
     TaskNode,
 )
 from taskplan.model.plan import TaskOutput, ValueTask, is_broken
@@ -162,7 +163,7 @@ class _Usage:
                 continue  # the root scope's outputs are the plan's results
             if isinstance(owner, GroupNode):
                 self.group_exports(owner, scope)
-            elif scope.role is not ScopeRole.OTHERWISE:  # a conditional's port: judged once, at `body`
+            elif scope.role is not OTHERWISE:  # a conditional's port: judged once, at `body`
                 self.task_exports(owner, scope)
         for task in self.cp.tasks:
             if type(task.model) is ValueTask and self.judged(task):
@@ -191,7 +192,7 @@ class _Usage:
     def task_exports(self, task: TaskNode, scope: ScopeNode) -> None:
         if not self.judged(task):
             return
-        other = task.child(ScopeRole.OTHERWISE) if scope.role is ScopeRole.BODY else None
+        other = task.child(OTHERWISE) if scope.role is BODY else None
         seen: set[str] = set()
         for decl in scope.outputs:
             if decl.name in seen or not self.entry_ok(decl):
@@ -227,13 +228,12 @@ class _Usage:
         model: ValueTask = task.model
         seen: set[str] = set()
         for i, o in enumerate(model.outputs):
-            if not isinstance(o, TaskOutput) or not isinstance(o.name, str) or o.name in seen:
+            if not isinstance(o, TaskOutput) or not isinstance(name := o.name, str) or name in seen:
                 continue
-            seen.add(o.name)
+            seen.add(name)
             ptr = f"{task.pointer}/outputs/{i}"
-            if ptr in self.touched or is_broken(o) or self.is_read(task, o.name):
+            if ptr in self.touched or is_broken(o) or self.is_read(task, name):
                 continue
-            name = o.name
             self.rep.report(
                 CODE,
                 f"{ptr}/name",
