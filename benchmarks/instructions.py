@@ -16,6 +16,11 @@ misses (cachegrind's cache simulation; slower) (docs/performance.md). Use it to 
 
     python benchmarks/instructions.py --n 2000 --tree /tmp/base/compiler --tree compiler
     python benchmarks/instructions.py --n 4000 --cache
+    python benchmarks/instructions.py --n 2000 --first   # also a compile no memo has seen
+
+The measured compile is the plan's second in its process (the floor needs its data), so
+process-wide memos (remembered names, path segments, schema verdicts) start warm; `--first`
+also counts the plan's first compile after a smaller plan warmed imports and the catalog.
 
 A tree is a directory that contains the `taskplan` package (a `git archive` snapshot's
 `compiler/`). Needs valgrind; each tree takes 4-6 minutes (mostly imports and the catalog
@@ -38,7 +43,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 # The measured process: set-up (catalog, plan, a first compile whose data the floor writes),
-# then nothing, compile once more, or the floor.
+# then nothing, compile once more, or the floor. With `--first`, two more: set-up with a
+# 30-task plan compiled instead (imports and the catalog's lazily built parts warmed, but no
+# memo holds anything of the measured plan), then nothing or the measured plan's first compile.
 _CHILD = r"""
 import gc, json, sys
 sys.path.insert(0, {here!r})
@@ -50,11 +57,15 @@ from taskplan.source.read import read_document
 from taskplan.workflow.emit import emit_yaml
 catalogs = api.load_catalog_set([{catalog!r}])
 data = json.dumps(plan({n}, 500), separators=(",", ":")).encode()
-first = api.compile_plan("plan.json", catalogs=catalogs, auto=True, text=data)
-assert first.yaml and first.graph is not None, [d.message for d in first.diagnostics[:3]]
-tree = first.graph.to_data()
+if {mode!r} in ("setup-first", "first"):
+    small = json.dumps(plan(30, 500), separators=(",", ":")).encode()
+    assert api.compile_plan("small.json", catalogs=catalogs, auto=True, text=small).yaml
+else:
+    first = api.compile_plan("plan.json", catalogs=catalogs, auto=True, text=data)
+    assert first.yaml and first.graph is not None, [d.message for d in first.diagnostics[:3]]
+    tree = first.graph.to_data()
 gc.collect()
-if {mode!r} == "compile":
+if {mode!r} in ("compile", "first"):
     api.compile_plan("plan.json", catalogs=catalogs, auto=True, text=data)
 elif {mode!r} == "floor":
     read_document(data, "plan.json", Diagnostics(), limits=DEFAULT_LIMITS)
@@ -95,10 +106,16 @@ def count(tree: Path, n: int, mode: str, catalog: Path, cache: bool = False) -> 
     return counts
 
 
-def measure(tree: Path, n: int, catalog: Path, cache: bool = False) -> dict[str, dict[str, int]]:
+def measure(tree: Path, n: int, catalog: Path, cache: bool = False, first: bool = False) -> dict[str, dict[str, int]]:
+    """compile and floor (and with `first`, the plan's first compile in its process):
+    each the difference of its run and its set-up's."""
     setup, compiled, floor = (count(tree, n, mode, catalog, cache) for mode in ("setup", "compile", "floor"))
-    return {"compile": {k: v - setup[k] for k, v in compiled.items()},
-            "floor": {k: v - setup[k] for k, v in floor.items()}}
+    result = {"compile": {k: v - setup[k] for k, v in compiled.items()},
+              "floor": {k: v - setup[k] for k, v in floor.items()}}
+    if first:
+        setup_first, first_compile = (count(tree, n, mode, catalog, cache) for mode in ("setup-first", "first"))
+        result["first compile"] = {k: v - setup_first[k] for k, v in first_compile.items()}
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", action="store_true",
                         help="also simulate the caches (cachegrind): L1 instruction and data misses and last-level misses, "
                              "what makes the time ratio larger than the instruction ratio")
+    parser.add_argument("--first", action="store_true",
+                        help="also count the plan's first compile in its process (the set-up compiles another, smaller "
+                             "plan), as in one `taskplan compile`: process-wide memos hold nothing of the plan")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("instructions.py needs valgrind (apt install valgrind)", file=sys.stderr)
@@ -124,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         catalog_path = Path(tmp) / "catalog.json"
         catalog_path.write_text(json.dumps(catalog(500)))
         with ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(lambda t: measure(t, args.n, catalog_path, args.cache), trees))
+            results = list(pool.map(lambda t: measure(t, args.n, catalog_path, args.cache, args.first), trees))
     tool = "cachegrind, simulated caches" if args.cache else "callgrind"
     print(f"instructions ({tool}, PYTHONHASHSEED=0), plan of {args.n:,} tasks over 500 operations")
     events = list(results[0]["compile"])
@@ -133,9 +153,12 @@ def main(argv: list[str] | None = None) -> int:
         for tree, r in zip(trees, results):
             c, f = r["compile"][event], r["floor"][event]
             print(f"{'':<14}{str(tree)[-46:]:<46}{c:>16,}{f:>16,}{c / f:>8.2f}")
+            if "first compile" in r:
+                c1 = r["first compile"][event]
+                print(f"{'':<14}{'  its first compile in the process':<46}{c1:>16,}{'':>16}{c1 / f:>8.2f}")
     if args.cache:
         for tree, r in zip(trees, results):
-            per = {side: {e: 1000 * r[side][e] / r[side]["instructions"] for e in events[1:]} for side in r}
+            per = {side: {e: 1000 * r[side][e] / r[side]["instructions"] for e in events[1:]} for side in ("compile", "floor")}
             print(f"per 1,000 instructions ({str(tree)[-40:]}): " + "; ".join(
                 f"{e} {per['compile'][e]:.2f} compile, {per['floor'][e]:.2f} floor" for e in events[1:]))
     return 0
