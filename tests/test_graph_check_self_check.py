@@ -109,7 +109,8 @@ def _covers(problem: str, findings: list[Finding], strict: bool) -> bool:
     step (or output, or the entrypoint), and the same name in its message.
 
     Not `strict`: a read or a call may be reported at another step (or output) of the
-    workflow with the same message, a call of an unknown workflow anywhere in the
+    workflow with the same message, a read also in another workflow (a shared step ID:
+    the message names no workflow), a call of an unknown workflow anywhere in the
     document (the entrypoint naming the same unknown workflow, say). validate_data's findings have no YAML positions, so one message
     at two steps is one diagnostic (reported once; compile needs one to fail); that
     happens when a mutation breaks several steps alike (a renamed step's readers)."""
@@ -129,7 +130,10 @@ def _covers(problem: str, findings: list[Finding], strict: bool) -> bool:
             ok = (f.pointer == where or (f.workflow == g["wf"] and not strict)) and code == "WORKFLOW_REFERENCE"
             ok = ok and f"step `{g['ref']}`" in msg
         else:
-            ok = f.workflow == g["wf"] and (f.step == g["step"] or (kind != "twice" and not strict))
+            # a read's message names no workflow: the same message from a step of another
+            # workflow is the same positionless diagnostic (reported once)
+            same_wf = f.workflow == g["wf"] or (kind == "reads" and not strict)
+            ok = same_wf and (f.step == g["step"] or (kind != "twice" and not strict))
             if kind == "twice":
                 ok = ok and code == "WORKFLOW_SCHEMA" and f"step ID `{g['step']}` is declared twice" in msg
             elif kind == "reads":
