@@ -115,19 +115,14 @@ def path(base: str, *names: str | int) -> Expr:
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
-    text = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
-    for name in names:  # as `path` (lowering makes one of these for every port it reads)
-        text += _SEGMENTS.get(name) or _new_segment(name)
-    return new_expr(text)
+    base = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
+    return path(base, *names)
 
 
 def task_step_path(task_id: str, field_name: str, *names: str | int) -> Expr:
     """`step_path` of a task's own step, its ID not tested: a task ID of a clean plan (the
     only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py)."""
-    text = f"data.steps.{task_id}.{field_name}"
-    for name in names:  # as `path`
-        text += _SEGMENTS.get(name) or _new_segment(name)
-    return new_expr(text)
+    return path(f"data.steps.{task_id}.{field_name}", *names)
 
 
 def generated_step_path(step_id: str, field_name: str) -> Expr:
@@ -143,10 +138,7 @@ def step_record(step_id: str) -> Expr:
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    text = "data.inputs" + (_SEGMENTS.get(name) or _new_segment(name))
-    for n in names:  # as `path`
-        text += _SEGMENTS.get(n) or _new_segment(n)
-    return new_expr(text)
+    return path("data.inputs", name, *names)
 
 
 def literal_expr(value: Any) -> Expr:

@@ -279,31 +279,13 @@ def scalar(kind: str, origin: Slot | None = None) -> BType:
 
 def plain(kind: str, origin: Slot | None = None) -> BType:
     """`scalar(kind, origin)` for `string`, `number`, `integer` or `boolean` (the types of
-    most literals and computed values): `_btype`'s work, without its call."""
-    t = _DraftBType()
-    t.kind = kind
-    t.nullable = False
-    t.enum = t.const = t.items = t.enum_slot = t.null_slot = t.description = t._index = None
-    t.fields = ()
-    t.closed = False
-    t.origin = origin
-    t.__class__ = BType  # type: ignore[assignment]
-    return t  # type: ignore[return-value]
+    most literals and computed values): one constructor call."""
+    return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
 
 
 def string_const(text: str, origin: Slot | None = None) -> BType:
-    """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`,
-    `_btype`'s work without its call."""
-    t = _DraftBType()
-    t.kind = "string"
-    t.nullable = False
-    t.enum = t.items = t.null_slot = t.description = t._index = None
-    t.const = text
-    t.fields = ()
-    t.closed = False
-    t.origin = t.enum_slot = origin
-    t.__class__ = BType  # type: ignore[assignment]
-    return t  # type: ignore[return-value]
+    """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`."""
+    return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
 
 
 def new_slot(file: str, pointer: str) -> Slot:
@@ -313,13 +295,6 @@ def new_slot(file: str, pointer: str) -> Slot:
 
 
 _tuple_new = tuple.__new__
-
-if _btype is BType:  # pragma: no cover - no fast construction here (_check_fast_construction)
-    def plain(kind: str, origin: Slot | None = None) -> BType:  # noqa: F811
-        return BType(kind, False, None, None, None, (), False, origin, None, None, None)
-
-    def string_const(text: str, origin: Slot | None = None) -> BType:  # noqa: F811
-        return BType("string", False, None, text, None, (), False, origin, origin, None, None)
 
 
 _SCALARS = frozenset({"string", "number", "integer", "boolean"})

@@ -874,18 +874,10 @@ class _Lowerer:
             config[REQUEST] = request
             config_emitted = dict(config_emitted)
             config_emitted[REQUEST] = emitted
-            # the step made here rather than by `_step` (as it would): no intermediate dict
-            # of its emitted fields for the commonest step
-            executor, effect, when, key = op.executor, op.effect, site.when, ("task", tid)
-            site.ids[tid] = key
-            if when is None:
-                data = {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect}
-            else:
-                data = {
-                    "id": tid, "type": executor, "source": pointer, "when": "${" + when.text + "}",
-                    "input": config_emitted, "effect": effect,
-                }
-            site.out.append(new_step(tid, executor, pointer, {"input": config, "effect": effect}, key, when, data))
+            self._step(
+                site, tid, op.executor, pointer, {"input": config, "effect": op.effect}, ("task", tid),
+                {"input": config_emitted, "effect": op.effect},
+            )
         elif cls is ValueTask:
             value = {
                 o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))

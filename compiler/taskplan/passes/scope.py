@@ -52,6 +52,7 @@ from taskplan.ir.checked import (
     ScopeRole,
     TaskNode,
     gc_paused,
+    task_value_slots,
 )
 from taskplan.model.plan import (
     CallTask,
@@ -391,19 +392,9 @@ class _ScopePass:
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
-            # task_value_slots of the other kinds, inline (a literal reads nothing)
-            if kind is ValueTask or kind is CallTask:
-                field = "outputs" if kind is ValueTask else "inputs"
-                ptr = f"{task.pointer}/{field}/"
-                for i, b in enumerate(fields[field]):
-                    if type(b) is TaskOutput and type(v := b.value) in readers:
-                        values(f"{ptr}{i}/value", v, task, scope)
-            elif kind is ConditionalTask:
-                if type(v := fields["condition"]) in readers:
-                    values(f"{task.pointer}/condition", v, task, scope)
-            elif kind is ForeachTask:
-                if type(v := fields["items"]) in readers:
-                    values(f"{task.pointer}/items", v, task, scope)
+            for slot, ptr, value in task_value_slots(model, task.pointer):
+                if slot != "default":  # literal positions: the types pass checks them
+                    values(ptr, value, task, scope)
             ports(task)  # (it depends on the task alone, once a call's group is resolved)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
