@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import count_tasks, plan as generate_plan  # noqa: E402
 
 from taskplan.diagnostics import Diagnostics, Reporter  # noqa: E402
-from taskplan.model.plan import TaskPlan  # noqa: E402
+from taskplan.model.plan import TaskPlan, validate_model  # noqa: E402
 from taskplan.passes import identity, scope  # noqa: E402
 from taskplan.source.document import SourceDocument  # noqa: E402
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     tree = generate_plan(args.n)
-    model = TaskPlan.model_validate(tree)
+    model = validate_model(TaskPlan, tree)
     doc = SourceDocument("generated.json", "", "json", "", tree)
     best_id = best_scope = cpu_id = cpu_scope = float("inf")
     for _ in range(args.repeat):

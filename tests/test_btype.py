@@ -25,7 +25,7 @@ from taskplan.model.btype import (
     object_of,
     to_json_schema,
 )
-from taskplan.model.plan import TaskType
+from taskplan.model.plan import TaskType, validate_model
 
 
 def enum(*values, slot=None, nullable=False, null_slot=None):
@@ -266,7 +266,8 @@ def test_literal_type():
 
 
 def test_from_task_type_points_into_the_plan():
-    t = TaskType.model_validate(
+    t = validate_model(
+        TaskType,
         {
             "kind": "object",
             "fields": [
@@ -295,7 +296,7 @@ def test_from_task_type_points_into_the_plan():
     ],
 )
 def test_from_task_type_malformed_is_unknown(raw):
-    assert from_task_type(TaskType.model_validate(raw), "p", "") is None
+    assert from_task_type(validate_model(TaskType, raw), "p", "") is None
 
 
 def test_from_task_type_placeholder_is_unknown():

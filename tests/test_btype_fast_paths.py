@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from taskplan.model import btype as bt
 from taskplan.model.btype import Field, Slot, make
-from taskplan.model.plan import TaskType
+from taskplan.model.plan import TaskType, validate_model
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -148,5 +148,5 @@ def task_types(draw: Any, depth: int = 0) -> dict[str, Any]:
 @SETTINGS
 @given(task_types())
 def test_from_task_type_is_the_make_path(raw: dict[str, Any]) -> None:
-    t = TaskType.model_validate(raw)
+    t = validate_model(TaskType, raw)
     assert repr(bt.from_task_type(t, "plan.yaml", "/inputs/0/type")) == repr(_reference(t, "plan.yaml", "/inputs/0/type"))

@@ -1,6 +1,6 @@
 """The canonical validator (`canonical_plan_validator`) is held to the usual way: a
-document it accepts validates to the same models (with the same `model_fields_set`) as
-with `fast_plan_validator()` and with `TaskPlan.model_validate`; it accepts the compact
+document it accepts validates to the same models (with the same marks) as
+with `fast_plan_validator()` and with `validate_model(TaskPlan, ...)`; it accepts the compact
 documents it is for, and refuses what the normalising would change."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taskplan.diagnostics import Diagnostics
-from taskplan.model.plan import TaskPlan, _same, canonical_plan_validator, fast_plan_validator
+from taskplan.model.plan import TaskPlan, _same, canonical_plan_validator, fast_plan_validator, validate_model
 from taskplan.passes.shape import _count_tasks, _raw_children, _raw_scopes
 from taskplan.source.read import read_document
 from test_shape_fuzz import BASE as FUZZ_BASE
@@ -44,7 +44,7 @@ def accepted(tree) -> bool:
     except Exception:  # noqa: BLE001 - refused: the fast validator decides
         return False
     assert _same(plan, fast.validate_python(tree))
-    assert _same(plan, TaskPlan.model_validate(tree))
+    assert _same(plan, validate_model(TaskPlan, tree))
     return True
 
 
@@ -84,7 +84,7 @@ def test_it_refuses_what_the_normalising_changes(change):
     assert accepted(copy.deepcopy(tree))
     change(tree)
     assert not accepted(tree)
-    assert _same(fast_plan_validator().validate_python(tree), TaskPlan.model_validate(tree))
+    assert _same(fast_plan_validator().validate_python(tree), validate_model(TaskPlan, tree))
 
 
 def test_a_null_kind_keeps_its_normalising():

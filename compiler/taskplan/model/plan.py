@@ -1,9 +1,15 @@
-"""The TaskPlan language, version 1, as pydantic models (taskplan.md).
+"""The TaskPlan language, version 1, as pydantic dataclasses (taskplan.md).
 
 Closed objects (`extra="forbid"`), strict JSON types, tagged unions on `kind`.
 Field names are the wire names (camelCase). The shape pass validates a
 document tree into these models; it alone knows how a model error maps back
 to a pointer.
+
+The models are slotted pydantic dataclasses (`Node`): pydantic-core fills their
+slots, and they carry neither a `__dict__` nor pydantic's set of the fields
+written (a 10,000-task plan builds some 54,000 of them). Read their fields as
+attributes; `model_fields(cls)` gives a class's fields (pydantic's `FieldInfo`s),
+`validate_model(cls, data)` validates one.
 
 The wire form
 -------------
@@ -47,16 +53,19 @@ error does not fail the whole plan. Instead:
 Later passes may mark further nodes as broken (`mark_broken`, e.g. the structure
 pass on a conditional whose branch outputs do not match); `is_broken(node)` is
 the one question a pass asks before reporting anything about a node's ports or
-type: it covers placeholders, shape errors and later marks.
+type: it covers placeholders, shape errors and later marks. The marks of a model
+live in its `_marks` slot (None when it has none; not a field of the language: not
+validated, not in the JSON Schema, not compared by `==`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Literal, Union
+from typing import Annotated, Any, Callable, Literal, TypeVar, Union
 
+import pydantic.dataclasses
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Discriminator,
     Field,
@@ -67,6 +76,8 @@ from pydantic import (
     WrapValidator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError, PydanticUndefined
 
 TASK_KINDS = (
@@ -121,7 +132,7 @@ class ShapeRecovery:
     """The validation context of the shape pass (passed as pydantic `context`).
 
     The validators of this module call it when a node fails, instead of failing
-    the whole plan; without it (plain `model_validate`) they raise as usual.
+    the whole plan; without it (plain `validate_model`) they raise as usual.
     `cache` maps id(raw node) -> the node's result, for nodes already recovered
     (so that re-validating an ancestor does not redo them); `seen` is True once
     any node failed (and only then are compound nodes settled)."""
@@ -136,7 +147,7 @@ class ShapeRecovery:
     def recover(
         self,
         category: str,
-        cls: type[BaseModel],
+        cls: type[Node],
         raw: dict,
         data: dict,
         error: ValidationError,
@@ -228,8 +239,10 @@ def _context(info: ValidationInfo) -> ShapeRecovery | None:
 
 
 def _validate_node(
-    category: str, cls: type[BaseModel], value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    category: str, cls: type[Node], value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
 ) -> Any:
+    # (Each hook names its class: the `cls` pydantic binds a model validator to is the
+    # class as written, not the slotted copy `slots=True` makes of it.)
     ctx = _context(info)
     if ctx is None:
         if type(value) is dict:
@@ -251,15 +264,58 @@ def _validate_node(
     return result
 
 
-class Node(BaseModel):
-    """Every TaskPlan object: closed, strict JSON types."""
+_CONFIG = ConfigDict(extra="forbid", strict=True)
 
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False)
+_model = pydantic.dataclasses.dataclass(slots=True, kw_only=True, config=_CONFIG)
+"""The decorator of every model class (keyword-only: a field with a default may come
+before one without, as the base classes' fields do)."""
+
+
+@_model
+class Node:
+    """Every TaskPlan object: closed, strict JSON types, slotted."""
+
+    # The node's marks (see "broken nodes" below): set to None by pydantic-core, never
+    # taken from the input (a `_marks` key is an unknown field like any other).
+    _marks: SkipJsonSchema[Any] = field(default=None, init=False, repr=False, compare=False)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Callable[[Any], Any]) -> Any:
+        # A strict config also makes a dataclass refuse a mapping (`dataclass_exact_type`):
+        # the class's own schema is not strict, so that it validates a mapping (or takes an
+        # instance as it is), while its fields keep the config's strict types.
+        schema = handler(source)
+        node = schema
+        while node.get("type", "").startswith("function-"):  # the wrap hooks, outside
+            node = node["schema"]
+        if node.get("type") == "dataclass":
+            node["strict"] = False
+        return schema
+
+
+_T = TypeVar("_T")
+
+
+def validate_model(cls: type[_T], data: Any, *, context: Any = None) -> _T:
+    """`data` validated as a `cls` (pydantic's `model_validate`)."""
+    return cls.__pydantic_validator__.validate_python(data, context=context)  # type: ignore[attr-defined]
+
+
+def model_fields(cls: type) -> dict[str, FieldInfo]:
+    """The fields of a model class, in order (pydantic's `model_fields`, without the marks)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = {k: v for k, v in cls.__pydantic_fields__.items() if k != "_marks"}  # type: ignore[attr-defined]
+    return found
+
+
+_FIELDS: dict[type, dict[str, FieldInfo]] = {}
 
 
 # --------------------------------------------------------------------------- types
 
 
+@_model
 class TaskType(Node):
     """A business type."""
 
@@ -280,9 +336,10 @@ class TaskType(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("type", cls, value, handler, info)
+        return _validate_node("type", TaskType, value, handler, info)
 
 
+@_model
 class TaskInput(Node):
     """A declared input: of the workflow, of a group, or a field of an object type."""
 
@@ -297,22 +354,25 @@ class TaskInput(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("input", cls, value, handler, info)
+        return _validate_node("input", TaskInput, value, handler, info)
 
 
 # -------------------------------------------------------------------------- values
 
 
+@_model
 class ValueBase(Node):
     kind: str
 
 
+@_model
 class NullValue(ValueBase):
     """The null literal."""
 
     kind: Literal["null"] = Field(description="The value's kind: `null`, the null literal.")
 
 
+@_model
 class StringValue(ValueBase):
     """A string literal; never evaluated, whatever it contains."""
 
@@ -320,6 +380,7 @@ class StringValue(ValueBase):
     text: str = Field(description="The literal text.")
 
 
+@_model
 class NumberValue(ValueBase):
     """A number literal; integer when integral; within +-(2^53-1)."""
 
@@ -329,6 +390,7 @@ class NumberValue(ValueBase):
     )
 
 
+@_model
 class BooleanValue(ValueBase):
     """A boolean literal."""
 
@@ -336,6 +398,7 @@ class BooleanValue(ValueBase):
     boolean: bool = Field(description="The literal boolean.")
 
 
+@_model
 class ObjectValue(ValueBase):
     """A closed object assembled from named members."""
 
@@ -343,6 +406,7 @@ class ObjectValue(ValueBase):
     members: list[TaskOutput] = Field(default_factory=list, description="The object's members.")
 
 
+@_model
 class ArrayValue(ValueBase):
     """An array of values."""
 
@@ -350,6 +414,7 @@ class ArrayValue(ValueBase):
     items: list[TaskValue] = Field(default_factory=list, description="The array's items.")
 
 
+@_model
 class InputValue(ValueBase):
     """Reads a workflow input (inside a group body: a group input)."""
 
@@ -357,6 +422,7 @@ class InputValue(ValueBase):
     source: str = Field(description="The input's name.")
 
 
+@_model
 class OutputValue(ValueBase):
     """Reads a port of another task."""
 
@@ -365,6 +431,7 @@ class OutputValue(ValueBase):
     port: str | None = Field(None, description="The port's name; null reads the whole result.")
 
 
+@_model
 class ChoiceValue(ValueBase):
     """Reads the value a planning choice selects."""
 
@@ -372,18 +439,21 @@ class ChoiceValue(ValueBase):
     source: str = Field(description="The choice's ID.")
 
 
+@_model
 class ItemValue(ValueBase):
     """The current item of the nearest enclosing foreach."""
 
     kind: Literal["item"] = Field(description="The value's kind: `item`, the current foreach item.")
 
 
+@_model
 class IndexValue(ValueBase):
     """The current index (0-based) of the nearest enclosing foreach."""
 
     kind: Literal["index"] = Field(description="The value's kind: `index`, the current foreach index.")
 
 
+@_model
 class PresentValue(ValueBase):
     """Whether a task produced a non-null result."""
 
@@ -393,6 +463,7 @@ class PresentValue(ValueBase):
     source: str = Field(description="The task's ID.")
 
 
+@_model
 class FieldValue(ValueBase):
     """Selects one declared field of an object value."""
 
@@ -401,6 +472,7 @@ class FieldValue(ValueBase):
     port: str = Field(description="The exact field name (never a dotted path).")
 
 
+@_model
 class JsonValue(ValueBase):
     """The deterministic JSON text of one value."""
 
@@ -408,6 +480,7 @@ class JsonValue(ValueBase):
     items: list[TaskValue] = Field(default_factory=list, description="Exactly one value.")
 
 
+@_model
 class PredicateValue(ValueBase):
     """A boolean computed from its operands."""
 
@@ -479,6 +552,7 @@ TaskValue = Annotated[
 ]
 
 
+@_model
 class TaskOutput(Node):
     """A named value: a binding, an output, an object member."""
 
@@ -492,6 +566,7 @@ class TaskOutput(Node):
 # --------------------------------------------------------------------------- tasks
 
 
+@_model
 class TaskScope(Node):
     """A scope: its tasks, its exports and its cleanup."""
 
@@ -507,9 +582,10 @@ class TaskScope(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("scope", cls, value, handler, info)
+        return _validate_node("scope", TaskScope, value, handler, info)
 
 
+@_model
 class TaskBase(Node):
     id: str = Field(description="The task's ID, unique in the plan: 1-64 ASCII letters, digits, _ or -, not starting with __.")
     kind: str
@@ -519,6 +595,7 @@ class TaskBase(Node):
     )
 
 
+@_model
 class OperationTask(TaskBase):
     """Calls a catalog operation."""
 
@@ -529,6 +606,7 @@ class OperationTask(TaskBase):
     )
 
 
+@_model
 class TransformTask(TaskBase):
     """Interprets named inputs with a model into `resultType`."""
 
@@ -537,6 +615,7 @@ class TransformTask(TaskBase):
     resultType: TaskType = Field(description="A non-empty closed object type: the result.")
 
 
+@_model
 class ValueTask(TaskBase):
     """Copies or assembles data."""
 
@@ -544,6 +623,7 @@ class ValueTask(TaskBase):
     outputs: list[TaskOutput] = Field(default_factory=list, description="The task's outputs.")
 
 
+@_model
 class CallTask(TaskBase):
     """Runs a group with its inputs bound."""
 
@@ -552,6 +632,7 @@ class CallTask(TaskBase):
     inputs: list[TaskOutput] = Field(default_factory=list, description="Values bound to the group's inputs.")
 
 
+@_model
 class SequenceTask(TaskBase):
     """Runs a child scope."""
 
@@ -559,6 +640,7 @@ class SequenceTask(TaskBase):
     body: TaskScope = Field(description="The child scope.")
 
 
+@_model
 class ConditionalTask(TaskBase):
     """Runs `body` when the condition holds, `otherwise` when it does not."""
 
@@ -568,6 +650,7 @@ class ConditionalTask(TaskBase):
     otherwise: TaskScope | None = Field(None, description="The scope run when it does not (absent: empty).")
 
 
+@_model
 class ParallelTask(TaskBase):
     """Runs its branches concurrently."""
 
@@ -576,6 +659,7 @@ class ParallelTask(TaskBase):
     maxConcurrency: int = Field(4, description="How many branches run at once: 1-100.")
 
 
+@_model
 class ForeachTask(TaskBase):
     """Runs its body once per item of an array."""
 
@@ -703,6 +787,7 @@ VALUE_CLASSES: dict[str, type[ValueBase]] = {
 # ------------------------------------------------------------- groups and choices
 
 
+@_model
 class TaskGroup(Node):
     """A reusable sub-plan, run by `call` tasks."""
 
@@ -714,9 +799,10 @@ class TaskGroup(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("group", cls, value, handler, info)
+        return _validate_node("group", TaskGroup, value, handler, info)
 
 
+@_model
 class ChoiceAlternative(Node):
     """One alternative of a planning choice."""
 
@@ -727,9 +813,10 @@ class ChoiceAlternative(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("alternative", cls, value, handler, info)
+        return _validate_node("alternative", ChoiceAlternative, value, handler, info)
 
 
+@_model
 class PlanningChoice(Node):
     """A business value slot left for the host (a person, or auto mode) to decide."""
 
@@ -747,21 +834,19 @@ class PlanningChoice(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("choice", cls, value, handler, info)
+        return _validate_node("choice", PlanningChoice, value, handler, info)
 
 
 # ------------------------------------------------------------------------ document
 
 
+@pydantic.dataclasses.dataclass(
+    slots=True,
+    kw_only=True,
+    config=ConfigDict(_CONFIG, title="TaskPlan", json_schema_extra={"$comment": "TaskPlan language version 1"}),
+)
 class TaskPlan(Node):
     """A TaskPlan, version 1."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        title="TaskPlan",
-        json_schema_extra={"$comment": "TaskPlan language version 1"},
-    )
 
     version: Literal[1] = Field(description="The language version: the integer 1.")
     name: str | None = Field(
@@ -778,10 +863,10 @@ class TaskPlan(Node):
     @model_validator(mode="wrap")
     @classmethod
     def _shape(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        return _validate_node("plan", cls, value, handler, info)
+        return _validate_node("plan", TaskPlan, value, handler, info)
 
 
-for _model in (
+for _cls in (
     TaskType,
     TaskInput,
     ObjectValue,
@@ -804,18 +889,18 @@ for _model in (
     PlanningChoice,
     TaskPlan,
 ):
-    _model.model_rebuild()
+    pydantic.dataclasses.rebuild_dataclass(_cls)
 
 
-def _own_fields(classes: dict[str, type[BaseModel]]) -> dict[str, frozenset[str]]:
-    return {kind: frozenset(cls.model_fields) for kind, cls in classes.items()}
+def _own_fields(classes: dict[str, type[Node]]) -> dict[str, frozenset[str]]:
+    return {kind: frozenset(model_fields(cls)) for kind, cls in classes.items()}
 
 
-def _other_defaults(classes: dict[str, type[BaseModel]]) -> dict[str, tuple]:
+def _other_defaults(classes: dict[str, type[Node]]) -> dict[str, tuple]:
     """field -> the defaults it has in the kinds that declare it (for "empty")."""
     out: dict[str, list] = {}
     for cls in classes.values():
-        for name, info in cls.model_fields.items():
+        for name, info in model_fields(cls).items():
             if name == "kind":
                 continue
             defaults = out.setdefault(name, [])
@@ -854,6 +939,13 @@ VALUE_FIELDS_ALL = frozenset(_VALUE_OTHER) | {"kind"}
 # one calls none, and refuses (rather than normalises) nulls, empty fields of other
 # kinds and `enum: []`. A refused document costs the canonical validator's work up to
 # its first such field (lists stop there) on top of the fast validator's.
+#
+# The surgery works on pydantic-core's schema of the dataclasses: a model is a
+# `dataclass` node (its class, and its fields as a `dataclass-args` node's list of
+# `dataclass-field`s) inside its hook's `function-wrap`; a before-validator goes around
+# the `dataclass` node, where the hook was. pydantic-core fills each instance's slots
+# itself (the marks slot from its default), so the canonical validator still calls no
+# Python per node.
 
 
 def _task_kind(value: Any) -> str | None:
@@ -929,7 +1021,7 @@ def _fast_schema(schema: Any, hooks: set[Any], befores: dict[type, Callable[[Any
         out["discriminator"] = _task_kind if out["discriminator"] is _task_tag else _value_kind
     if kind == "list":
         out["fail_fast"] = True  # a document in error is validated again the usual way: stop early
-    if kind == "model" and out["cls"] in befores:
+    if kind == "dataclass" and out["cls"] in befores:
         ref = out.pop("ref", None)
         out = {"type": "function-before", "function": {"type": "no-info", "function": befores[out["cls"]]}, "schema": out}
         if ref is not None:
@@ -974,16 +1066,11 @@ _WIRE = {
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal models with equal `model_fields_set` throughout (`==` ignores the latter)."""
+    """Equal models with equal marks throughout (`==` ignores the latter)."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, BaseModel):
-        return (
-            a.model_fields_set == b.model_fields_set
-            and a.__pydantic_private__ == b.__pydantic_private__
-            and a.__dict__.keys() == b.__dict__.keys()
-            and all(_same(a.__dict__[k], b.__dict__[k]) for k in a.__dict__)
-        )
+    if isinstance(a, Node):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return a == b
@@ -1040,8 +1127,9 @@ def _canonical_schema(schema: Any) -> Any:
     if kind == "nullable":  # null means absent: a null is refused, not dropped
         return _canonical_schema(schema["schema"])
     out = {key: _canonical_schema(value) for key, value in schema.items()}
-    if kind == "model" and out["cls"] is TaskType:  # `enum: []`, the wire form's "no enum", is refused
-        out["schema"]["fields"]["enum"]["schema"]["schema"]["min_length"] = 1
+    if kind == "dataclass" and out["cls"] is TaskType:  # `enum: []`, the wire form's "no enum", is refused
+        enum = next(f for f in out["schema"]["fields"] if f["name"] == "enum")
+        enum["schema"]["schema"]["min_length"] = 1  # (a `default` of the list, no longer `nullable`)
     if kind == "tagged-union" and out["discriminator"] is _value_kind:
         out["discriminator"] = "kind"
         null = {"type": "function-before", "function": {"type": "no-info", "function": _null_literal}}
@@ -1095,7 +1183,7 @@ def _build_validators() -> tuple[Any, Any]:
     if any(kind != "function-before" or function not in allowed for kind, function in _functions(schema)):
         return None, None  # pragma: no cover - a hook we do not know of
     fast = _compile(schema)
-    if not _same(fast.validate_python(_WIRE), TaskPlan.model_validate(_WIRE)):  # pragma: no cover
+    if not _same(fast.validate_python(_WIRE), validate_model(TaskPlan, _WIRE)):  # pragma: no cover
         return None, None
     try:
         schema = _canonical_schema(schema)
@@ -1104,7 +1192,7 @@ def _build_validators() -> tuple[Any, Any]:
     if any(function is not _null_literal for _, function in _functions(schema)):
         return fast, None  # pragma: no cover
     canonical = _compile(schema)
-    if not _same(canonical.validate_python(_COMPACT), TaskPlan.model_validate(_COMPACT)):  # pragma: no cover
+    if not _same(canonical.validate_python(_COMPACT), validate_model(TaskPlan, _COMPACT)):  # pragma: no cover
         return fast, None
     try:
         canonical.validate_python(_WIRE)
@@ -1116,7 +1204,7 @@ def _build_validators() -> tuple[Any, Any]:
 def _compile(schema: Any) -> Any:
     from pydantic_core import SchemaValidator
 
-    # pydantic-core builds a `model` schema from its class's own validator (hooks
+    # pydantic-core builds a `dataclass` schema from its class's own validator (hooks
     # included) when the class is complete: mark ours incomplete while it builds.
     models = [cls for cls in _MODELS | {TaskBase, ValueBase, Node} if "__pydantic_complete__" in cls.__dict__]
     complete = {cls: cls.__dict__["__pydantic_complete__"] for cls in models}
@@ -1219,9 +1307,9 @@ def scopes_of(task: AnyTask) -> list[tuple[str, TaskScope]]:
 
 # ------------------------------------------------------------------ broken nodes
 #
-# Marks live in the model's `__pydantic_private__` dict (these models declare no
-# private attributes, which keeps validation fast): {"shape": frozenset of dropped
-# field names} for a shape error, {"broken": reason} for a later pass's mark.
+# Marks live in the model's `_marks` slot (None: no marks), as a dict: {"shape":
+# frozenset of dropped field names} for a shape error, {"broken": reason} for a later
+# pass's mark. A pass may test `node._marks` itself for a model of known class.
 
 _PLACEHOLDERS = (InvalidTask, InvalidValue, InvalidType)
 
@@ -1235,31 +1323,31 @@ _MODELS = frozenset(
 
 def _marks(node: Any) -> dict | None:
     if type(node) in _MODELS:  # the common case, by exact class
-        return node.__pydantic_private__
-    return getattr(node, "__pydantic_private__", None) if isinstance(node, BaseModel) else None
+        return node._marks
+    return node._marks if isinstance(node, Node) else None
 
 
-def mark_shape_error(model: BaseModel, dropped: frozenset[str] | set[str] = frozenset()) -> None:
+def mark_shape_error(model: Node, dropped: frozenset[str] | set[str] = frozenset()) -> None:
     """Mark `model` as having a shape error in its own fields (`dropped`: the keys
     left out because they were in error: known fields, now at their defaults, and
     unknown keys). Used by the shape pass."""
     marks = dict(_marks(model) or {})
     marks["shape"] = frozenset(marks.get("shape", frozenset())) | frozenset(dropped)
-    object.__setattr__(model, "__pydantic_private__", marks)
+    model._marks = marks
 
 
-def mark_broken(model: BaseModel, reason: str = "") -> None:
+def mark_broken(model: Node, reason: str = "") -> None:
     """Mark `model` as a declaration in error (a later pass's finding): its ports or
     type are unknown, and nothing more is reported about reads of it."""
     marks = dict(_marks(model) or {})
     marks.setdefault("broken", reason)
-    object.__setattr__(model, "__pydantic_private__", marks)
+    model._marks = marks
 
 
 def has_shape_error(node: Any) -> bool:
     """True for a placeholder, and for a model whose own fields had a shape error."""
     if type(node) in _MODELS:  # the common case, by exact class: not a placeholder
-        marks = node.__pydantic_private__
+        marks = node._marks
         return bool(marks) and "shape" in marks
     if isinstance(node, _PLACEHOLDERS):
         return True
@@ -1279,7 +1367,7 @@ def is_broken(node: Any) -> bool:
     """The one question before reporting about a node's ports or type: a placeholder,
     a shape error in its own fields, or marked broken by a later pass."""
     if type(node) in _MODELS:  # the common case, by exact class: not a placeholder
-        return bool(node.__pydantic_private__)
+        return bool(node._marks)
     if isinstance(node, _PLACEHOLDERS):
         return True
     return bool(_marks(node))

@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from taskplan.model.plan import TASK_CLASSES, VALUE_CLASSES, TaskPlan
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -43,7 +45,7 @@ _ANNOTATIONS = ("description", "title", "default", "$comment", "examples")
 
 def taskplan_schema(*, wire: bool = False) -> dict[str, Any]:
     """The TaskPlan JSON Schema (the wire schema with `wire=True`) as a new dict."""
-    schema = TaskPlan.model_json_schema(ref_template="#/$defs/{model}")
+    schema = TypeAdapter(TaskPlan).json_schema(ref_template="#/$defs/{model}")
     defs: dict[str, Any] = schema.pop("$defs")
     schema.pop("title", None)
     schema.pop("$comment", None)

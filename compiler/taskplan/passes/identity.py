@@ -103,9 +103,8 @@ def _plain_named(items: list, lexical: bool) -> bool:
     for item in items:
         if type(item) is not TaskOutput:
             return False
-        fields = item.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        name = fields["name"]
-        if name in seen or type(fields["value"]) in containers:
+        name = item.name
+        if name in seen or type(item.value) in containers:
             return False
         if lexical and not (0 < len(name) <= ID_MAX and not name.strip(ID_CHARS)):
             return False
@@ -322,22 +321,20 @@ class _Identity:
             # The commonest task, a leaf, inline: a well-formed ID declared first
             # (`declare`'s fast path) and bindings with nothing to report (what
             # `_plain_named(inputs, False)` tells, without its call).
-            fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
-            ident = fields["id"]
+            ident = task.id
             if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
                 declarations[ident] = Declaration(ident, DECL_TASK, ptr, task, True)
             else:
                 self.declare(ident, DECL_TASK, ptr, task)
-            inputs = fields["inputs"]
+            inputs = task.inputs
             if inputs:
                 names = set()
                 for item in inputs:
                     if type(item) is not TaskOutput:
                         break
-                    item_fields = item.__dict__
-                    if type(item_fields["value"]) in containers:
+                    if type(item.value) in containers:
                         break
-                    names.add(item_fields["name"])
+                    names.add(item.name)
                 else:
                     if len(names) == len(inputs):
                         continue  # no name twice, no value with names inside
@@ -351,43 +348,41 @@ class _Identity:
             for suffix, scope in scopes_of(task):
                 self.scope(scope, ptr + suffix)
             return
-        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        self.declare(fields["id"], DECL_TASK, ptr, task)
+        self.declare(task.id, DECL_TASK, ptr, task)
         if kind is OperationTask:
-            self.named_values(fields["inputs"], f"{ptr}/inputs", "binding", lexical=False)
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding", lexical=False)
         elif kind is ValueTask:
-            self.named_values(fields["outputs"], f"{ptr}/outputs", "output")
+            self.named_values(task.outputs, f"{ptr}/outputs", "output")
         elif kind is CallTask:
-            self.named_values(fields["inputs"], f"{ptr}/inputs", "binding")
+            self.named_values(task.inputs, f"{ptr}/inputs", "binding")
         elif kind is TransformTask:
-            self.named_values(fields["inputs"], f"{ptr}/inputs", "input")
-            self.type(fields["resultType"], f"{ptr}/resultType")
+            self.named_values(task.inputs, f"{ptr}/inputs", "input")
+            self.type(task.resultType, f"{ptr}/resultType")
         elif kind is SequenceTask:
-            self.scope(fields["body"], f"{ptr}/body")
+            self.scope(task.body, f"{ptr}/body")
         elif kind is ConditionalTask:
-            self.values(fields["condition"], f"{ptr}/condition")
-            self.scope(fields["body"], f"{ptr}/body")
-            if fields["otherwise"] is not None:
-                self.scope(fields["otherwise"], f"{ptr}/otherwise")
+            self.values(task.condition, f"{ptr}/condition")
+            self.scope(task.body, f"{ptr}/body")
+            if task.otherwise is not None:
+                self.scope(task.otherwise, f"{ptr}/otherwise")
         elif kind is ParallelTask:
-            for i, branch in enumerate(fields["branches"]):
+            for i, branch in enumerate(task.branches):
                 self.scope(branch, f"{ptr}/branches/{i}")
         elif kind is ForeachTask:
-            self.values(fields["items"], f"{ptr}/items")
-            self.scope(fields["body"], f"{ptr}/body")
+            self.values(task.items, f"{ptr}/items")
+            self.scope(task.body, f"{ptr}/body")
 
     def scope(self, scope: Any, ptr: str) -> None:
         # Recursive: scopes nest no deeper than a third of the document's depth limit.
         if type(scope) is not TaskScope and not isinstance(scope, TaskScope):
             return
-        fields = scope.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        if fields["tasks"]:
-            self.tasks(fields["tasks"], f"{ptr}/tasks/")
-        outputs = fields["outputs"]
+        if scope.tasks:
+            self.tasks(scope.tasks, f"{ptr}/tasks/")
+        outputs = scope.outputs
         if outputs and not _plain_named(outputs, True):  # (the pointer only when needed)
             self.named_values(outputs, f"{ptr}/outputs", "output")
-        if fields["always"]:
-            self.tasks(fields["always"], f"{ptr}/always/")
+        if scope.always:
+            self.tasks(scope.always, f"{ptr}/always/")
 
     def plan(self, plan: TaskPlan) -> None:
         self.inputs(plan.inputs, "/inputs", "input")

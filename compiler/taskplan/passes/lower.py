@@ -153,9 +153,9 @@ _MODEL_CLASS = {c: c for c in _MODEL_CLASSES}
 
 def model_class(m: Any) -> type | None:
     """Which TaskPlan value or task class `m` is an instance of (None: none of them).
-    One dict look-up of its type: isinstance with a pydantic model class goes through
-    ABCMeta (about a microsecond each), and lowering tests every value and task
-    against a dozen classes. A subclass is found the general way."""
+    One dict look-up of its type: lowering would otherwise test every value and task
+    against a dozen classes, one isinstance call each. A subclass is found the
+    general way."""
     cls = _MODEL_CLASS.get(type(m))
     if cls is None:
         for c in _MODEL_CLASSES:
@@ -740,7 +740,7 @@ class _Lowerer:
 
     def _output(self, v: OutputValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         t = self.cp.resolutions[ptr].target
-        port = v.__dict__["port"]
+        port = v.port
         if port is None:
             return self._container(t, scope)
         if port in self.tp.tasks[t].optional_ports:
@@ -845,17 +845,15 @@ class _Lowerer:
             request: dict[str, Any] = {}
             emitted: dict[str, Any] = {}
             pointer = t.pointer
-            # the commonest task: its bindings' fields read from the pydantic models'
-            # __dict__ (an attribute read of a model costs several plain ones), a port read
+            # the commonest task: its bindings' fields read as slots, a port read
             # dispatched at once
-            for i, b in enumerate(m.__dict__["inputs"]):
-                b = b.__dict__
-                name, value = b["name"], b["value"]
+            for i, b in enumerate(m.inputs):
+                name, value = b.name, b.value
                 tv = type(value)
                 if tv is OutputValue:
                     v = self._output(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
                 elif tv is NumberValue:  # a literal number: no pointer to make, nothing to resolve
-                    n = value.__dict__["number"]
+                    n = value.number
                     v = n if type(n) is int else json_number(n)
                 else:
                     v = self._value(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))

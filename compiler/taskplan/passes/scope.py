@@ -231,28 +231,28 @@ class _ScopePass:
         self.cp.scopes.append(scope)
         sptr = scope.pointer
         self.cp.by_pointer[sptr] = scope
-        fields = scope.model.__dict__  # (one attribute lookup on the model, then plain dict reads)
         identity = self.identity
         copies, invalid_ids = identity.copies, identity.invalid_ids
         make_task = self.make_task
+        model = scope.model
         entries: list[Any] = scope.tasks
-        for i, t in enumerate(fields["tasks"]):
+        for i, t in enumerate(model.tasks):
             ptr = f"{sptr}/tasks/{i}"
-            if type(t) in _LEAF_TASKS and not t.__pydantic_private__:
+            if type(t) in _LEAF_TASKS and not t._marks:
                 # the common case: a task model without marks (so its `id` is a string) and without child scopes
                 entries.append(TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies, ptr not in invalid_ids))
-            elif type(t) in _COMPOUND_TASKS and not t.__pydantic_private__:
+            elif type(t) in _COMPOUND_TASKS and not t._marks:
                 entries.append(self.make_compound(t, ptr, scope, i))
             else:
                 entries.append(make_task(t, ptr, scope, i, False))
         bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-        for i, o in enumerate(fields["outputs"]):
+        for i, o in enumerate(model.outputs):
             if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                 optr = f"{sptr}/outputs/{i}"
                 usable = not bad_names or f"{optr}/name" not in bad_names
                 scope.outputs.append(OutputDecl(name, o, optr, usable))
         always = scope.always
-        for i, t in enumerate(fields["always"]):
+        for i, t in enumerate(model.always):
             always.append(make_task(t, f"{sptr}/always/{i}", scope, i, True))
         entries = entries + [scope]
         if always:
@@ -263,18 +263,17 @@ class _ScopePass:
         """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
         is a string and it is not broken): its child scopes read from its fields
         directly, without `scopes_of`'s generic listing."""
-        fields = t.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        node = TaskNode(fields["id"], t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
+        node = TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
                         ptr not in self.identity.invalid_ids)
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
         kind = type(t)
         if kind is ParallelTask:
-            for b, model in enumerate(fields["branches"]):
+            for b, model in enumerate(t.branches):
                 if isinstance(model, TaskScope):
                     children.append(ScopeNode(f"{ptr}/branches/{b}", model, BRANCH, node, scope, b, depth, group, foreach))
             return node
-        body = fields["body"]
+        body = t.body
         if isinstance(body, TaskScope):
             if kind is ForeachTask:
                 child = ScopeNode(f"{ptr}/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
@@ -283,7 +282,7 @@ class _ScopePass:
                 child = ScopeNode(f"{ptr}/body", body, BODY, node, scope, None, depth, group, foreach)
             children.append(child)
         if kind is ConditionalTask:
-            other = fields["otherwise"]
+            other = t.otherwise
             if other is not None and isinstance(other, TaskScope):
                 children.append(ScopeNode(f"{ptr}/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
         return node
@@ -350,17 +349,15 @@ class _ScopePass:
                 if model.dependsOn:
                     self.depends_on(task)
                 continue  # a placeholder's values are not checked; its dependsOn still orders it
-            fields = model.__dict__  # (one attribute lookup on the model, then plain dict reads)
-            if fields.get("dependsOn"):
+            if model.dependsOn:
                 self.depends_on(task)
             if kind is OperationTask:  # task_value_slots of the commonest task, inline
                 ptr = task.pointer
-                for i, b in enumerate(fields["inputs"]):
+                for i, b in enumerate(model.inputs):
                     if type(b) is TaskOutput:
                         v = b.value
                         if type(v) is OutputValue:
-                            read = v.__dict__
-                            source, port = read["source"], read["port"]
+                            source, port = v.source, v.port
                             target = by_id.get(source) if type(source) is str else None
                             if (
                                 inline
@@ -388,7 +385,7 @@ class _ScopePass:
                 self.call(task)
             elif kind is TransformTask:  # its inputs (task_value_slots adds its type's literal defaults)
                 ptr = task.pointer
-                for i, b in enumerate(fields["inputs"]):
+                for i, b in enumerate(model.inputs):
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
@@ -401,8 +398,7 @@ class _ScopePass:
         dispatch = self.dispatch
         kind = type(value)
         if kind is OutputValue:  # the commonest value: a read of a task's port
-            read = value.__dict__  # (one attribute lookup on the model, then plain dict reads)
-            self.read_task(REF_OUTPUT, pointer, read["source"], read["port"], reader, scope)
+            self.read_task(REF_OUTPUT, pointer, value.source, value.port, reader, scope)
             return
         if kind not in CONTAINER_VALUES:  # the common case: one leaf value
             handle = dispatch.get(kind)
@@ -430,8 +426,7 @@ class _ScopePass:
                 dispatch[kind](ptr, v, reader, scope)
 
     def _on_output(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
-        read = v.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        self.read_task(REF_OUTPUT, ptr, read["source"], read["port"], reader, scope)
+        self.read_task(REF_OUTPUT, ptr, v.source, v.port, reader, scope)
 
     def _on_present(self, ptr: str, v: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         self.read_task(REF_PRESENT, ptr, v.source, None, reader, scope)

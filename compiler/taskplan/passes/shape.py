@@ -9,7 +9,7 @@ How it works
 A valid plan is one call of `fast_plan_validator()`: TaskPlan's validator with
 the hooks described below reduced to their normalising (taskplan.model.plan,
 "The fast validator"). A document it refuses is one
-`TaskPlan.model_validate(tree, context=...)` call. Both run with the garbage
+`validate_model(TaskPlan, tree, context=...)` call. Both run with the garbage
 collector paused: validation allocates hundreds of thousands of objects and
 cannot make cycles.
 
@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 
 from taskplan.config import DEFAULT_LIMITS, Limits
@@ -73,6 +73,7 @@ from taskplan.model.plan import (
     InvalidTask,
     InvalidType,
     InvalidValue,
+    Node,
     PlanTask,
     ShapeRecovery,
     TaskPlan,
@@ -83,6 +84,8 @@ from taskplan.model.plan import (
     fast_plan_validator,
     has_shape_error,
     mark_shape_error,
+    model_fields,
+    validate_model,
 )
 from taskplan.passes.subjects import subject_at
 from taskplan.source import pointer as jp
@@ -118,7 +121,7 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
         plan = _validate_plain(tree)
         if plan is None:
             try:
-                plan = TaskPlan.model_validate(tree, context=shaper)
+                plan = validate_model(TaskPlan, tree, context=shaper)
             except ValidationError:  # pragma: no cover - recover() never gives up on the plan
                 plan = None
     if shaper.records:
@@ -342,7 +345,7 @@ class _Shaper(ShapeRecovery):
     def recover(
         self,
         category: str,
-        cls: type[BaseModel],
+        cls: type[Node],
         raw: dict,
         data: dict,
         error: ValidationError,
@@ -381,7 +384,7 @@ class _Shaper(ShapeRecovery):
     # -- salvage
 
     def _salvage(
-        self, category: str, cls: type[BaseModel], data: dict, errors: list[dict], validate: Callable[[Any], Any]
+        self, category: str, cls: type[Node], data: dict, errors: list[dict], validate: Callable[[Any], Any]
     ) -> tuple[Any, bool]:
         """Re-validate `data` without its offending fields. Returns (the model, or
         _UNSALVAGEABLE when a required field without a stand-in is broken; whether
@@ -392,7 +395,7 @@ class _Shaper(ShapeRecovery):
         that is not an object gets a placeholder in its slot when the list holds
         tasks, values or scopes. A value or type with an error in its own fields
         is broken as a whole (its caller makes it a placeholder)."""
-        fields = cls.model_fields
+        fields = model_fields(cls)
         drop: set[str] = set()
         substitute: dict[str, Any] = {}
         elements: dict[str, dict[int, Any]] = {}
@@ -414,7 +417,7 @@ class _Shaper(ShapeRecovery):
                 if fix is None:
                     continue
                 item = fix.setdefault(loc[1], (set(), [False]))
-                if len(loc) == 3 and type(loc[2]) is str and loc[2] not in TaskOutput.model_fields:
+                if len(loc) == 3 and type(loc[2]) is str and loc[2] not in model_fields(TaskOutput):
                     item[0].add(loc[2])  # an unknown key of the named value
                     continue
                 if len(loc) == 3 and loc[2] == "value":
@@ -469,11 +472,11 @@ class _Shaper(ShapeRecovery):
         if not isinstance(model, cls):  # pragma: no cover - a validator returned a placeholder
             return _UNSALVAGEABLE, True
         for name, placeholder in substitute.items():
-            model.__dict__[name] = placeholder
+            setattr(model, name, placeholder)
         for name, slots in elements.items():
-            model.__dict__[name] = self._elements(data[name], slots, _SLOTS[(cls, name)])
+            setattr(model, name, self._elements(data[name], slots, _SLOTS[(cls, name)]))
         for name, fixes in named.items():
-            model.__dict__[name] = self._named(data[name], fixes)
+            setattr(model, name, self._named(data[name], fixes))
         if own_error:
             mark_shape_error(model, drop)
         return model, own_error
@@ -507,7 +510,7 @@ class _Shaper(ShapeRecovery):
                     cleaned["value"] = _STAND_INS["value"]
                 named = _NAMED_ADAPTER.validate_python(cleaned, context=self)
                 if bad_value:
-                    named.__dict__["value"] = InvalidValue(kind=None, raw=item.get("value"))
+                    named.value = InvalidValue(kind=None, raw=item.get("value"))
                 if unknown:
                     mark_shape_error(named, unknown)
                 out.append(named)
@@ -525,7 +528,7 @@ class _Shaper(ShapeRecovery):
         finally:
             self._recording = True
 
-    def _invalid_task(self, cls: type[BaseModel], raw: dict) -> InvalidTask:
+    def _invalid_task(self, cls: type[Node], raw: dict) -> InvalidTask:
         """A task of known kind whose required part is broken: keep its ID and its
         child scopes (their errors were recorded when they were first validated)."""
         kind = _str_or_none(raw.get("kind")) or "operation"
@@ -557,7 +560,7 @@ class _Shaper(ShapeRecovery):
         if self._recording and findings:
             self.records.append(_Record(raw, findings))
 
-    def _findings(self, category: str, cls: type[BaseModel], raw: dict, errors: list[dict]) -> list[_Finding]:
+    def _findings(self, category: str, cls: type[Node], raw: dict, errors: list[dict]) -> list[_Finding]:
         out: list[_Finding] = []
         type_errors: dict[tuple, list[dict]] = {}
         for e in errors:
@@ -570,7 +573,7 @@ class _Shaper(ShapeRecovery):
                 item = _walk(raw, loc[:2])[1]
                 if type(item) is dict:
                     o_category, o_cls, o_raw, depth = "output", TaskOutput, item, 3
-            if etype == "missing" or (complete and target is None and etype != "extra_forbidden"):
+            if etype == "missing" or (complete and target is None and etype != "unexpected_keyword_argument"):
                 name = loc[-1] if loc else "?"
                 if complete:  # written as null: null means absent
                     out.append(_Finding("PLAN_FIELD_REQUIRED", tokens, f"`{name}` is required; null means absent", key=True))
@@ -585,7 +588,7 @@ class _Shaper(ShapeRecovery):
                             hint=_required_hint(o_cls, str(name)) if known else None,
                         )
                     )
-            elif etype == "extra_forbidden":
+            elif etype == "unexpected_keyword_argument":  # a dataclass's unknown field
                 name = str(loc[-1])
                 if len(loc) == depth:
                     what = _node_name(o_category, o_cls, o_raw)
@@ -601,9 +604,9 @@ class _Shaper(ShapeRecovery):
         return out
 
     def _unknown_field(
-        self, category: str, cls: type[BaseModel], raw: dict, name: str, tokens: tuple, what: str
+        self, category: str, cls: type[Node], raw: dict, name: str, tokens: tuple, what: str
     ) -> _Finding:
-        known = [f for f in cls.model_fields]
+        known = list(model_fields(cls))
         if category in ("task", "value"):
             all_fields = TASK_FIELDS_ALL if category == "task" else VALUE_FIELDS_ALL
             if name in all_fields and name not in known:
@@ -618,7 +621,7 @@ class _Shaper(ShapeRecovery):
                     hint=f"remove `{name}` (or leave it empty), or set `kind` to the kind you mean",
                 )
         close = _closest(name, known)
-        suggests = close if close and cls.model_fields[close].is_required() and close not in raw else None
+        suggests = close if close and model_fields(cls)[close].is_required() and close not in raw else None
         return _Finding(
             "PLAN_FIELD_UNKNOWN",
             tokens,
@@ -706,12 +709,14 @@ def _placeholder(what: str, raw: Any) -> Any:
 
 
 def _child_scopes(node: Any) -> list:
-    out = []
+    out: list = []
+    if not isinstance(node, Node):
+        return out
     for name in ("body", "otherwise"):
-        scope = node.__dict__.get(name) if isinstance(node, BaseModel) else None
+        scope = getattr(node, name, None)
         if isinstance(scope, TaskScope):
             out.append(scope)
-    branches = node.__dict__.get("branches") if isinstance(node, BaseModel) else None
+    branches = getattr(node, "branches", None)
     if isinstance(branches, list):
         out.extend(b for b in branches if isinstance(b, TaskScope))
     return out
@@ -745,8 +750,7 @@ _EXPECT = {
     "bool_type": "a boolean",
     "list_type": "a list",
     "dict_type": "an object (a mapping)",
-    "model_type": "an object (a mapping)",
-    "model_attributes_type": "an object (a mapping)",
+    "dataclass_type": "an object (a mapping)",
     "finite_number": "a finite number",
     "literal_error": "one of the allowed values",
 }
@@ -838,9 +842,9 @@ def _or_list(items: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
-def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
+def _node_name(category: str, cls: type[Node], raw: dict) -> str:
     if category == "task":
-        kind = getattr(cls.model_fields.get("kind"), "default", None)
+        kind = getattr(model_fields(cls).get("kind"), "default", None)
         kind = raw.get("kind") if type(raw.get("kind")) is str else kind
         ident = raw.get("id")
         return f"{kind} task" + (f" `{_short(ident)}`" if type(ident) is str else "")
@@ -853,8 +857,9 @@ def _node_name(category: str, cls: type[BaseModel], raw: dict) -> str:
     return _CATEGORY_NAME[category]
 
 
-def _required_hint(cls: type[BaseModel], name: str) -> str | None:
-    desc = cls.model_fields[name].description if name in cls.model_fields else None
+def _required_hint(cls: type[Node], name: str) -> str | None:
+    fields = model_fields(cls)
+    desc = fields[name].description if name in fields else None
     return f"`{name}`: {desc}" if desc else None
 
 

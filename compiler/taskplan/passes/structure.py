@@ -117,15 +117,14 @@ class _Structure:
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
         task, plain = self.task, self.plain_operation
-        fields = scope.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        for i, t in enumerate(fields["tasks"]):
+        for i, t in enumerate(scope.tasks):
             if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/tasks/{i}")
-        for i, t in enumerate(fields["always"]):
+        for i, t in enumerate(scope.always):
             if type(t) is not OperationTask or not plain(t):
                 task(t, f"{ptr}/always/{i}")
-        if fields["outputs"]:
-            self.named(fields["outputs"], f"{ptr}/outputs", subject)
+        if scope.outputs:
+            self.named(scope.outputs, f"{ptr}/outputs", subject)
 
     def plain_operation(self, task: OperationTask) -> bool:
         """An operation task with nothing to report: an objective, and bindings whose
@@ -133,11 +132,10 @@ class _Structure:
         building its pointer)."""
         if self.max_depth < 1:
             return False
-        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        objective = fields["objective"]
+        objective = task.objective
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             return False
-        for item in fields["inputs"]:  # (_plain_value, inline)
+        for item in task.inputs:  # (_plain_value, inline)
             v = item.value
             kind = type(v)
             if kind in _NOTHING_TO_CHECK:
@@ -166,33 +164,32 @@ class _Structure:
             for suffix, child in scopes_of(task):
                 self.scope(child, ptr + suffix, subject)
             return
-        fields = task.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        subject = {"task": fields["id"]}
-        objective = fields["objective"]
+        subject = {"task": task.id}
+        objective = task.objective
         if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
             self.objective(task, ptr, subject, "task")
         for name in ("inputs", "outputs"):
-            items = fields.get(name)
+            items = getattr(task, name, None)
             if items:
                 self.named(items, f"{ptr}/{name}", subject)
         if kind is SequenceTask:
-            self.scope(fields["body"], f"{ptr}/body", subject)
+            self.scope(task.body, f"{ptr}/body", subject)
         elif kind is TransformTask:
-            self.type_(fields["resultType"], f"{ptr}/resultType", subject)
+            self.type_(task.resultType, f"{ptr}/resultType", subject)
             self.transform(task, ptr, subject)
         elif kind is ConditionalTask:
-            self.value(fields["condition"], f"{ptr}/condition", subject, 1)
-            self.scope(fields["body"], f"{ptr}/body", subject)
-            if fields["otherwise"] is not None:
-                self.scope(fields["otherwise"], f"{ptr}/otherwise", subject)
+            self.value(task.condition, f"{ptr}/condition", subject, 1)
+            self.scope(task.body, f"{ptr}/body", subject)
+            if task.otherwise is not None:
+                self.scope(task.otherwise, f"{ptr}/otherwise", subject)
             self.conditional_outputs(task, ptr, subject)
         elif kind is ForeachTask:
-            self.value(fields["items"], f"{ptr}/items", subject, 1)
+            self.value(task.items, f"{ptr}/items", subject, 1)
             self.bound(task, "maxItems", MAX_ITEMS, ptr, subject)
             self.bound(task, "maxConcurrency", MAX_CONCURRENCY, ptr, subject)
-            self.scope(fields["body"], f"{ptr}/body", subject)
+            self.scope(task.body, f"{ptr}/body", subject)
         elif kind is ParallelTask:
-            branches = fields["branches"]
+            branches = task.branches
             if len(branches) < 2 and "branches" not in dropped_fields(task):
                 self.report(
                     "TASK_PARALLEL_INVALID",
@@ -394,8 +391,7 @@ class _Structure:
     def type_(self, declared: Any, ptr: str, subject: dict | None) -> None:
         if isinstance(declared, InvalidType):
             return
-        data = declared.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        kind, enum, items, declared_fields = data["kind"], data["enum"], data["items"], data["fields"]
+        kind, enum, items, declared_fields = declared.kind, declared.enum, declared.items, declared.fields
         errors = 0
         if kind not in TYPE_KINDS:
             close = difflib.get_close_matches(kind, TYPE_KINDS, n=1)

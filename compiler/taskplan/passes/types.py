@@ -367,16 +367,14 @@ class _Typer:
         # contract says about those names (all known, none fixed or consumed, every
         # required port bound) is found once per (operation, names) by `_clean_call`;
         # such a task only has its values typed and fitted to their ports.
-        fields = m.__dict__  # (one attribute lookup on the model, then plain dict reads)
-        ref = fields["operation"]
+        ref = m.operation
         if self.catalog is not None and not self._bad_names and type(ref) is str:
             names: list[str | None] = []
             bound: list[Any] = []
-            for b in fields["inputs"]:
+            for b in m.inputs:
                 if type(b) is TaskOutput:
-                    binding = b.__dict__
-                    names.append(binding["name"])
-                    bound.append(binding["value"])
+                    names.append(b.name)
+                    bound.append(b.value)
                 else:
                     names.append(None)  # (then not clean: `bound` is not read)
             key = (ref, tuple(names))
@@ -663,7 +661,7 @@ class _Typer:
     def value(self, v: Any, pointer: str, scope: ScopeNode | None) -> BType | None:
         """The type of value `v` at `pointer` (recorded in the TypedPlan); None: unknown."""
         kind = _VALUE_KINDS.get(type(v))
-        if kind is not None and not v.__pydantic_private__:  # the common case: a value model, not broken
+        if kind is not None and not v._marks:  # the common case: a value model, not broken
             t = kind(self, v, pointer, scope)
         else:
             t = self._value(v, pointer, scope)
@@ -678,7 +676,7 @@ class _Typer:
             kind = _handler(_VALUE_KINDS, v)
             if kind is None:
                 return None
-        elif v.__pydantic_private__:  # is_broken(v) for a model: marked by the shape pass or a later one
+        elif v._marks:  # is_broken(v) for a model: marked by the shape pass or a later one
             return None
         return kind(self, v, ptr, scope)
 
