@@ -301,15 +301,15 @@ def validate_model(cls: type[_T], data: Any, *, context: Any = None) -> _T:
     return cls.__pydantic_validator__.validate_python(data, context=context)  # type: ignore[attr-defined]
 
 
+_FIELDS: dict[type, dict[str, FieldInfo]] = {}
+
+
 def model_fields(cls: type) -> dict[str, FieldInfo]:
     """The fields of a model class, in order (pydantic's `model_fields`, without the marks)."""
     found = _FIELDS.get(cls)
     if found is None:
         found = _FIELDS[cls] = {k: v for k, v in cls.__pydantic_fields__.items() if k != "_marks"}  # type: ignore[attr-defined]
     return found
-
-
-_FIELDS: dict[type, dict[str, FieldInfo]] = {}
 
 
 # --------------------------------------------------------------------------- types
