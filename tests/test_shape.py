@@ -28,9 +28,11 @@ from taskplan.model.plan import (
     effective_name,
     has_shape_error,
     is_broken,
+    mark_broken,
     scopes_of,
     validate_model,
 )
+from taskplan.model.schema import taskplan_schema
 from taskplan.passes import structure
 from taskplan.passes.shape import shape
 from taskplan.source.read import read_document
@@ -87,6 +89,20 @@ def test_a_valid_plan_shapes_without_diagnostics():
     assert isinstance(fetch, OperationTask) and fetch.kind == "operation"
     assert isinstance(report, ValueTask) and report.dependsOn == ["fetch"]
     assert not has_shape_error(fetch) and not is_broken(report)
+
+
+def test_marks_are_a_slot_not_a_field_of_the_language():
+    """The models are slotted (no `__dict__`); a node's marks live in its `_marks` slot,
+    which the input cannot set, `==` does not compare and the JSON Schema does not show."""
+    plan, diagnostics = run(VALID)
+    assert diagnostics == [] and not hasattr(plan, "__dict__") and plan.root._marks is None
+    again, _ = run(VALID)
+    mark_broken(again.root.tasks[1], "X")
+    assert is_broken(again.root.tasks[1]) and again == plan
+    plan, diagnostics = run("version: 1\nroot: {tasks: [], _marks: {broken: x}}\n")
+    assert codes(diagnostics) == [("PLAN_FIELD_UNKNOWN", "/root/_marks")]
+    assert has_shape_error(plan.root) and dropped_fields(plan.root) == {"_marks"}
+    assert "_marks" not in json.dumps(taskplan_schema()) and "_marks" not in json.dumps(taskplan_schema(wire=True))
 
 
 def test_plain_validation_without_the_shape_pass_still_raises():
