@@ -37,6 +37,37 @@ def test_compile_result_carries_the_graph_and_the_yaml():
     assert result.typed is not None and result.plan is not None
 
 
+
+def test_compile_without_a_catalog_reports_the_operation_calls_once():
+    # check accepts a plan without a catalog (its operations' contracts are unknown);
+    # compile cannot lower an operation call without its contract: one diagnostic at
+    # the first call, the other calls related, nothing written (was COMPILER_INTERNAL)
+    plan = ROOT / "examples/pr-review.taskplan.yaml"
+    assert api.check_plan(plan).ok
+    result = api.compile_plan(plan, auto=True)
+    assert result.yaml is None and result.exit_code == 1
+    [d] = result.diagnostics
+    assert (d.code, d.location.pointer, d.location.line, d.location.column) == (
+        "TASK_OPERATION_UNKNOWN", "/root/tasks/0/operation", 13, 18)
+    assert dict(d.subject) == {"task": "scratch"}
+    assert "no catalog was given" in d.message and "--catalog" in d.hint
+    assert [r.location.pointer for r in d.related] == [
+        "/root/tasks/1/operation", "/root/tasks/4/body/tasks/0/operation", "/root/always/0/operation"]
+
+
+def test_compile_without_a_catalog_compiles_a_plan_without_operations(tmp_path):
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(
+        "version: 1\n"
+        "inputs: [{name: topic, type: {kind: string}}]\n"
+        "root:\n"
+        "  tasks:\n"
+        "    - {id: echo, kind: value, objective: Echo the topic, outputs: [{name: text, value: {kind: input, source: topic}}]}\n"
+        "  outputs: [{name: text, value: {kind: output, source: echo, port: text}}]\n"
+    )
+    result = api.compile_plan(plan)
+    assert result.diagnostics == [] and result.yaml is not None
+
 @pytest.mark.parametrize("name", ["taskplan", "catalog", "workflow"])
 def test_schema_command_prints_each_published_schema(name):
     out = CliRunner().invoke(main, ["schema", name])

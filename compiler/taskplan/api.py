@@ -413,6 +413,11 @@ class _CompilePipeline(_Pipeline):
         from taskplan.workflow.emit import emit_yaml
 
         reporter = Reporter(result.documents[self.path], self.sink)
+        if self.catalog is None:  # none given (a catalog in error has stopped compile above)
+            from taskplan.passes.types import require_catalog
+
+            if not require_catalog(typed.checked, reporter):
+                return  # check accepts a plan without a catalog; lowering an operation call needs one
         if not self._check_selections(typed):
             return
 

@@ -1268,3 +1268,26 @@ def _output_pointer(scope: ScopeNode | None, name: str) -> str:
             if o.name == name:
                 return o.pointer
     return scope.pointer if scope is not None else ""
+
+
+def require_catalog(checked: CheckedPlan, reporter: Reporter) -> bool:
+    """For compile, which needs every operation's contract to lower its call: without a
+    catalog (`run` was given None, so nothing about operations was reported), the first
+    operation task gets TASK_OPERATION_UNKNOWN, the others are its related locations (one
+    missing catalog, one diagnostic). True when the plan calls no operation."""
+    calls = [t for t in checked.tasks if isinstance(t.model, OperationTask)]
+    if not calls:
+        return True
+    first, others = calls[0], calls[1:]
+    related = [reporter.related(f"{t.pointer}/operation", f"task `{t.id}` calls `{t.model.operation}` too") for t in others[:5]]
+    more = f" (and {len(others)} more operation tasks)" if others else ""
+    reporter.report(
+        "TASK_OPERATION_UNKNOWN",
+        f"{first.pointer}/operation",
+        f"task `{first.id}` calls operation `{first.model.operation}`, but no catalog was given: "
+        f"its contract is unknown, so the call cannot be compiled{more}",
+        subject={"task": first.id or ""},
+        hint="pass the catalog with `--catalog FILE`, or list it under `catalogs` in [tool.taskplan] of pyproject.toml",
+        related=related,
+    )
+    return False

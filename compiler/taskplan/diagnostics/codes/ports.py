@@ -95,7 +95,9 @@ register(
             "pin on an operation that declares no version; or no pin where the catalog declares the ID in "
             "several versions (ambiguous: pin one). The diagnostic points at `operation`. The task's contract "
             "is then unknown: its bindings are not checked and reads of its ports report nothing more (one "
-            "mistake, one diagnostic). Without any catalog, operations are not resolved at all."
+            "mistake, one diagnostic). Without any catalog, operations are not resolved at all: `check` "
+            "checks the rest of the plan, and `compile`, which needs every contract to lower the calls, "
+            "reports this once, at the first operation task, with the others as related locations."
         ),
         wrong=(
             "version: 1\n"
