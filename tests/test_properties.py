@@ -143,3 +143,13 @@ def test_generated_valid_plans_check_clean_compile_validate_and_are_deterministi
     verdict = check_properties(text, display, catalogs)
     assert verdict.clean, (verdict.codes, text.decode())
     assert verdict.compiled and not verdict.problems, (verdict.problems, text.decode())
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_generated_plans_without_their_catalog_check_clean_and_compile_refuses_their_calls_once(data):
+    """check without a catalog leaves operation contracts unknown; compile then refuses the
+    calls with one diagnostic at the first (check_properties), never COMPILER_INTERNAL."""
+    text, display, _ = generated(DrawRng(data), "yaml")
+    verdict = check_properties(text, display, ())
+    assert verdict.problems == [] and verdict.clean

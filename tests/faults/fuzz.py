@@ -559,6 +559,7 @@ def check_properties(data: bytes, display: str, catalogs: tuple[str, ...] = ()) 
     """Every property of one document (its bytes, shown as `display`, relative to the
     repository root, checked against `catalogs`)."""
     from taskplan.api import check_plan, compile_plan
+    from taskplan.model.plan import OperationTask
     from taskplan.passes.validate import validate_text
 
     problems: list[str] = []
@@ -587,6 +588,16 @@ def check_properties(data: bytes, display: str, catalogs: tuple[str, ...] = ()) 
         errors = [d for d in compiled.diagnostics if d.is_error]  # (warnings: TASK_OUTPUT_UNUSED)
         if errors and all(d.code == "CHOICE_REQUIRED" and d.location.pointer in undecidable for d in errors):
             return verdict  # auto takes recommendations; a choice without one needs --choose (by design)
+        calls = [t for t in result.plan.tasks if isinstance(t.model, OperationTask)]
+        if not catalogs and calls:
+            # without a catalog, check accepts operation calls and compile refuses them (by
+            # design): exactly one diagnostic, at the first call, and nothing written
+            first = calls[0]
+            if [(d.code, d.location.pointer) for d in errors] != [("TASK_OPERATION_UNKNOWN", f"{first.pointer}/operation")] \
+                    or compiled.yaml is not None:
+                problems.append("without a catalog, compile does not refuse the operation calls once: "
+                                + "; ".join(f"{d.code} {d.location.pointer}: {d.message}" for d in compiled.diagnostics))
+            return verdict
         if compiled.exit_code != 0 or compiled.yaml is None:
             problems.append("checks clean but does not compile: "
                             + "; ".join(f"{d.code} {d.location.pointer}: {d.message}" for d in compiled.diagnostics))
