@@ -1523,9 +1523,10 @@ class _Accept:
         self.wants_item: list[str] = []
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
-        self.schema_problems = _SchemaMemo(_embedded_schema_problem)
-        self.llm_schema_problems = _SchemaMemo(_llm_schema_problem)
-        self.input_type_problems = _SchemaMemo(_input_type_problem)
+        # (Each its `__call__` bound: a call of it costs less than one of the instance.)
+        self.schema_problems = _SchemaMemo(_embedded_schema_problem).__call__
+        self.llm_schema_problems = _SchemaMemo(_llm_schema_problem).__call__
+        self.input_type_problems = _SchemaMemo(_input_type_problem).__call__
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}

@@ -326,8 +326,8 @@ _REMEMBERED = ("#/$defs/executor_type", "#/$defs/name", "#/$defs/template_value_
 # (`_push(...) is None`: `list.append` gives None) onto the list the validate pass reads, in
 # place, with no call of the overriding predicate for a string.
 _PUSHING_TESTS = {
-    "#/$defs/value": '{fn}({v}) if type({v}) is not str else ("${{" not in {v} or (len({v}) >= 3 and {v}[:2] == "${{" '
-                     'and {v}[-1] == "}}" and _push({v}) is None))',
+    "#/$defs/value": '("${{" not in {v} or (len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None)) '
+                     'if type({v}) is str else (type({v}) is int or {fn}({v}))',
     "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None',
 }
 
