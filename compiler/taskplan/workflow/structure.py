@@ -324,7 +324,7 @@ _REMEMBERED = ("#/$defs/executor_type", "#/$defs/name", "#/$defs/template_value_
 
 # The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
 # (`_push(...) is None`: `list.append` gives None) onto the list the validate pass reads, in
-# place, with no call of the overriding predicate for a string.
+# place, with no call of the overriding predicate for a string or an integer.
 _PUSHING_TESTS = {
     "#/$defs/value": '("${{" not in {v} or (len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None)) '
                      'if type({v}) is str else (type({v}) is int or {fn}({v}))',
