@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True, eq=False)
 class TaskTypes:
-    """The typed interface of one task."""
+    """The typed interface of one task. Read only: the operation tasks that bind the same
+    names of one operation share one (types, `_clean_call`)."""
 
     ports: dict[str, BType] | None
     """Port name -> type; None when the ports are unknown (the task, or its contract, is in error).

@@ -716,7 +716,7 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
     kind = t.kind
     if kind not in KINDS or kind in ("null", "never"):
         return None
-    origin = Slot(file, pointer)
+    origin = new_slot(file, pointer)
     if kind == "any":  # never nullable, no restrictions
         return _btype("any", False, None, None, None, (), False, origin, None, None, t.description)
     enum = t.enum
@@ -739,7 +739,7 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
             ft = _from_task_type(getattr(f, "type", None), file, fp + "/type", depth + 1, task_type)
             if ft is None:
                 return None
-            found.append(new_field(f.name, ft, bool(f.required), Slot(file, fp)))
+            found.append(new_field(f.name, ft, bool(f.required), new_slot(file, fp)))
         fields = tuple(found)
     elif t.fields:
         return None
@@ -753,7 +753,7 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
         fields,
         kind == "object",  # closed: an object type declares every field it has
         origin,
-        Slot(file, pointer + "/enum") if enum is not None else None,
-        Slot(file, pointer + "/nullable") if nullable else None,
+        new_slot(file, pointer + "/enum") if enum is not None else None,
+        new_slot(file, pointer + "/nullable") if nullable else None,
         t.description,
     )

@@ -369,41 +369,33 @@ class _Typer:
         # such a task only has its values typed and fitted to their ports.
         ref = m.operation
         if self.catalog is not None and not self._bad_names and type(ref) is str:
-            names: list[str | None] = []
-            bound: list[Any] = []
-            for b in m.inputs:
-                if type(b) is TaskOutput:
-                    names.append(b.name)
-                    bound.append(b.value)
-                else:
-                    names.append(None)  # (then not clean: `bound` is not read)
-            key = (ref, tuple(names))
+            inputs = m.inputs
+            key = (ref, tuple([b.name if type(b) is TaskOutput else None for b in inputs]))  # (None: not clean)
             clean = self._clean_calls.get(key)
             if clean is None:
                 clean = self._clean_calls[key] = self._clean_call(ref, key[1])
             if clean is not False:
-                op, port_list, out_ports, out_t, optional_out = clean
+                op, port_list, found = clean
                 pointer, scope, value, fits = t.pointer, t.scope, self.value, bt.fits
                 # Each value typed, then fitted to its port, one binding after the other (what
                 # each reports is at its own value: the sink's order does not depend on this).
-                for i, v in enumerate(bound):
+                for i, b in enumerate(inputs):
+                    v = b.value
                     value_ptr = f"{pointer}/inputs/{i}/value"
                     vt = value(v, value_ptr, scope)
                     if vt is not None:
                         port = port_list[i]
                         if fits(vt, port.type) is not None:
                             self._check_port(t, op, port, v, value_ptr, vt)
-                if out_t is None:
-                    return TaskTypes({}, bt.ANY, op)
-                return TaskTypes(out_ports, out_t, op, optional_out)  # (the contract's: shared, read only)
+                return found  # (shared by every clean call of the operation, read only)
         return self._operation_general(t, m)
 
     def _clean_call(self, ref: str, names: tuple[str | None, ...]) -> tuple | bool:
         """For a call of operation `ref` binding `names` (None: a binding in error), what
         `_operation_general` would find about every such call when it reports nothing
-        about the names: (operation, the port of each binding, output ports, output type,
-        optional output ports); False when it may report something (or the names are
-        not all plain, distinct, bindable and complete)."""
+        about the names: (operation, the port of each binding, the call's `TaskTypes`);
+        False when it may report something (or the names are not all plain, distinct,
+        bindable and complete)."""
         if None in names or len(set(names)) != len(names):
             return False
         res = self.catalog.resolve(ref)  # type: ignore[union-attr]
@@ -422,7 +414,9 @@ class _Typer:
             port_list.append(port)
         if any(p.name not in names for p in required_ports):
             return False
-        return op, tuple(port_list), out_ports, out_t, optional_out
+        if out_t is None:
+            return op, tuple(port_list), TaskTypes({}, bt.ANY, op)
+        return op, tuple(port_list), TaskTypes(out_ports, out_t, op, optional_out)
 
     def _operation_general(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         pointer, scope, value = t.pointer, t.scope, self.value
