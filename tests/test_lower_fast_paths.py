@@ -2,7 +2,7 @@
 random input: `generated_id` (each part's plainness remembered), the path builders (a name's
 segment remembered; a task's or a generated step's ID not tested), `render_tree`
 (leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
-and Step (and Workflow, WorkflowInput) made without a class call and the IDs of a
+and Step (and Workflow, WorkflowInput, WorkflowOutput) made without a class call and the IDs of a
 task's fixed roles."""
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def test_remembered_id_parts_are_bounded():
     assert len(lower._PLAIN_PARTS) <= lower._PLAIN_PARTS_MAX
 
 
-def test_new_workflow_and_input_are_the_class_calls():
+def test_new_workflow_input_and_output_are_the_class_calls():
     made, general = graph.new_workflow("w", "/root"), graph.Workflow("w", "/root")
     assert type(made) is graph.Workflow
     assert all(getattr(made, name) == getattr(general, name) for name in graph.Workflow.__slots__)
@@ -231,3 +231,8 @@ def test_new_workflow_and_input_are_the_class_calls():
     made_input, general_input = graph.new_input(schema), graph.WorkflowInput(schema)
     assert type(made_input) is graph.WorkflowInput
     assert all(getattr(made_input, name) is getattr(general_input, name) for name in graph.WorkflowInput.__slots__)
+    expr = Expr("data.inputs.a")
+    for out_schema in (schema, None):
+        made_output, general_output = graph.new_output(expr, out_schema), graph.WorkflowOutput(expr, out_schema)
+        assert type(made_output) is graph.WorkflowOutput
+        assert all(getattr(made_output, name) is getattr(general_output, name) for name in graph.WorkflowOutput.__slots__)

@@ -219,6 +219,16 @@ class WorkflowOutput:
     schema: dict[str, Any] | None = None
 
 
+def new_output(expr: Expr, schema: dict[str, Any] | None) -> WorkflowOutput:
+    """`WorkflowOutput(expr, schema)`, made without calling the class (see `new_expr`): a
+    workflow's output, one for every output of every scope. Held to the class call by
+    tests/test_lower_fast_paths.py."""
+    out = _new(WorkflowOutput)
+    out.expr = expr
+    out.schema = schema
+    return out
+
+
 @dataclass(slots=True, eq=False)
 class Workflow:
     name: str

@@ -34,12 +34,12 @@ from taskplan.ir.graph import (
     Step,
     Workflow,
     WorkflowInput,
-    WorkflowOutput,
     generated_step_path,
     input_path,
     literal_expr,
     new_expr,
     new_input,
+    new_output,
     new_step,
     new_workflow,
     render_tree,
@@ -312,11 +312,10 @@ class _Site:
 
     def claim(self, step_id: str, key: tuple) -> str:
         """`step_id`, or, when another structural key already holds it in this workflow,
-        `step_id` with a short stable hash of `key` (never a position)."""
+        `step_id` with a short stable hash of `key` (never a position). `_step` registers it."""
         holder = self.ids.get(step_id)
         if holder is not None and holder != key:
             step_id = f"{step_id}-h{short_hash(repr(key))}"
-        self.ids[step_id] = key
         return step_id
 
 
@@ -483,7 +482,7 @@ class _Lowerer:
                 site.source = o.pointer
                 tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", name))
                 expr = self._as_expr(tree, site, ("out", name))
-                wf.outputs[name] = WorkflowOutput(expr, self._schema(outputs_types.get(name)))
+                wf.outputs[name] = new_output(expr, self._schema(outputs_types.get(name)))
         return wf
 
     def _scope_prefix(self, scope: ScopeNode) -> tuple[str, ...]:
@@ -777,17 +776,14 @@ class _Lowerer:
         key = ("project",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
         path, schema = list(names), self._schema(t)
-        data = _head(step_id, "value.project", source, site.when)
+        data = self._step(
+            site, step_id, "value.project", source, {"from": from_expr, "path": path, "schema": schema, "required": True},
+            key,
+        )
         data["from"] = "${" + from_expr.text + "}"
         data["path"] = path
         data["schema"] = schema
         data["required"] = True
-        site.out.append(
-            new_step(
-                step_id, "value.project", source, {"from": from_expr, "path": path, "schema": schema, "required": True},
-                key, site.when, data,
-            )
-        )
         return generated_step_path(step_id, "value")
 
     def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
@@ -813,28 +809,25 @@ class _Lowerer:
             return self._literal_expr(tree)
         key = ("set",) + site.role + site.prefix + label
         step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
-        data = _head(step_id, "set", site.source, site.when)
-        data["value"] = render_tree(tree)
-        site.out.append(new_step(step_id, "set", site.source, {"value": tree}, key, site.when, data))
+        self._step(site, step_id, "set", site.source, {"value": tree}, key)["value"] = render_tree(tree)
         return generated_step_path(step_id, "value")
 
     # ================================================================== tasks
 
-    def _step(
-        self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple,
-        emitted: dict[str, Any],
-    ) -> None:
-        """A step with `fields`, and `emitted`: the same fields as to_data() emits them
-        (`Step.data`), made here where each field's form is known."""
+    def _step(self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple) -> dict[str, Any]:
+        """A step with `fields`; returns its data as to_data() emits it (`Step.data`) with
+        the head written (id, type, source, guard): the caller adds the same fields as
+        emitted, in their order, where each field's form is known (no dict of them to copy)."""
         # Business IDs and the fixed roles of one task (merge, collect, validate, the
         # transform's steps) are unique by construction: the task ID is unique in the plan.
         site.ids[step_id] = key
         when = site.when
         if when is None:
-            data = {"id": step_id, "type": type_, "source": source, **emitted}
+            data = {"id": step_id, "type": type_, "source": source}
         else:
-            data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}", **emitted}
+            data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}"}
         site.out.append(new_step(step_id, type_, source, fields, key, when, data))
+        return data
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
@@ -870,18 +863,16 @@ class _Lowerer:
             emitted.update(fixed_emitted)
             config: dict[str, Any] = dict(executor_config)
             config[REQUEST] = request
-            config_emitted = dict(config_emitted)
+            data = self._step(site, tid, op.executor, pointer, {"input": config, "effect": op.effect}, ("task", tid))
+            data["input"] = config_emitted = dict(config_emitted)
             config_emitted[REQUEST] = emitted
-            self._step(
-                site, tid, op.executor, pointer, {"input": config, "effect": op.effect}, ("task", tid),
-                {"input": config_emitted, "effect": op.effect},
-            )
+            data["effect"] = op.effect
         elif cls is ValueTask:
             value = {
                 o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
                 for i, o in enumerate(m.outputs)
             }
-            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid), {"value": render_tree(value)})
+            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid))["value"] = render_tree(value)
         elif cls is TransformTask:
             self._transform(t, m, scope, site)
         elif cls is CallTask:
@@ -890,20 +881,22 @@ class _Lowerer:
                 for i, b in enumerate(m.inputs)
             }
             fields: dict[str, Any] = {"workflow": self.wf_names[t.group.body]}
-            emitted = dict(fields)
             if inputs:
                 fields["input"] = inputs
-                emitted["input"] = render_tree(inputs)
-            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid), emitted)
+            data = self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+            data["workflow"] = fields["workflow"]
+            if inputs:
+                data["input"] = render_tree(inputs)
         elif cls is SequenceTask:
             body = t.child(ScopeRole.BODY)
             fields = {"workflow": self.wf_names[body]}
-            emitted = dict(fields)
             call_input = self._call_input(body, scope)
             if call_input:
                 fields["input"] = call_input
-                emitted["input"] = render_tree(call_input)
-            self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid), emitted)
+            data = self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
+            data["workflow"] = fields["workflow"]
+            if call_input:
+                data["input"] = render_tree(call_input)
         elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
         elif cls is ParallelTask:
@@ -918,11 +911,11 @@ class _Lowerer:
                     entry_emitted["input"] = render_tree(call_input)
                 branches.append(entry)
                 branches_emitted.append(entry_emitted)
-            self._step(
-                site, tid, "parallel", t.pointer,
-                {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid),
-                {"branches": branches_emitted, "max_concurrency": m.maxConcurrency},
+            data = self._step(
+                site, tid, "parallel", t.pointer, {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid)
             )
+            data["branches"] = branches_emitted
+            data["max_concurrency"] = m.maxConcurrency
         elif cls is ForeachTask:
             self._foreach(t, m, scope, site)
         else:  # pragma: no cover - a clean plan has no placeholder
@@ -937,36 +930,30 @@ class _Lowerer:
         inputs_id = role_id(tid, "inputs")
         prompt_id = role_id(tid, "prompt")
         call_id = role_id(tid, "call")
-        self._step(
-            site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"),
-            {"value": render_tree(inputs)},
+        self._step(site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"))["value"] = (
+            render_tree(inputs)
         )
         objective = m.objective or ""
         inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
-        self._step(
+        data = self._step(
             site, prompt_id, "template.render", t.pointer,
             {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
             ("transform", tid, "prompt"),
-            {
-                "template": TRANSFORM_TEMPLATE,
-                "values": {"objective": escape_literal(objective), "inputs": "${" + inputs_json.text + "}"},
-            },
         )
+        data["template"] = TRANSFORM_TEMPLATE
+        data["values"] = {"objective": escape_literal(objective), "inputs": "${" + inputs_json.text + "}"}
         result = self.tp.tasks[t].whole
         schema = strict_schema(result)
         result_ptr = f"{t.pointer}/resultType"
         prompt = generated_step_path(prompt_id, "text")
-        self._step(
-            site, call_id, "llm.call", result_ptr,
-            {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
-            {"prompt": "${" + prompt.text + "}", "schema": schema},
-        )
+        data = self._step(site, call_id, "llm.call", result_ptr, {"prompt": prompt, "schema": schema}, ("transform", tid, "call"))
+        data["prompt"] = "${" + prompt.text + "}"
+        data["schema"] = schema
         # the result is validated (enum and nullability included) before anything reads it
         value = generated_step_path(call_id, "json")
-        self._step(
-            site, tid, "value.validate", result_ptr,
-            {"value": value, "schema": schema}, ("task", tid), {"value": "${" + value.text + "}", "schema": schema},
-        )
+        data = self._step(site, tid, "value.validate", result_ptr, {"value": value, "schema": schema}, ("task", tid))
+        data["value"] = "${" + value.text + "}"
+        data["schema"] = schema
 
     def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
@@ -980,7 +967,6 @@ class _Lowerer:
             case["input"] = call_input
             case_emitted["input"] = render_tree(call_input)
         fields: dict[str, Any] = {"cases": [case]}
-        emitted: dict[str, Any] = {"cases": [case_emitted]}
         other = t.child(ScopeRole.OTHERWISE)
         if other is not None:
             default: dict[str, Any] = {"call": self.wf_names[other]}
@@ -990,8 +976,10 @@ class _Lowerer:
                 default["input"] = other_input
                 default_emitted["input"] = render_tree(other_input)
             fields["default"] = default
-            emitted["default"] = default_emitted
-        self._step(site, tid, "switch", t.pointer, fields, ("task", tid), emitted)
+        data = self._step(site, tid, "switch", t.pointer, fields, ("task", tid))
+        data["cases"] = [case_emitted]
+        if other is not None:
+            data["default"] = default_emitted
         ports = self.tp.tasks[t].ports or {}
         outputs = self._step_path(tid, "outputs")
         outputs_emitted = "${" + outputs.text + "}"
@@ -999,12 +987,14 @@ class _Lowerer:
             if o.name not in ports:
                 continue
             path, schema = [o.name], self._schema(ports[o.name])
-            self._step(
+            data = self._step(
                 site, generated_id(tid, "merge", o.name), "value.project", o.pointer,
-                {"from": outputs, "path": path, "schema": schema, "required": True},
-                ("merge", tid, o.name),
-                {"from": outputs_emitted, "path": path, "schema": schema, "required": True},
+                {"from": outputs, "path": path, "schema": schema, "required": True}, ("merge", tid, o.name),
             )
+            data["from"] = outputs_emitted
+            data["path"] = path
+            data["schema"] = schema
+            data["required"] = True
 
     def _foreach(self, t: TaskNode, m: ForeachTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
@@ -1014,25 +1004,28 @@ class _Lowerer:
         items_t = self.tp.values.get(items_ptr)
         # the collection's size is checked before any item is dispatched
         schema = self._schema(items_t)
-        self._step(
-            site, validate_id, "value.validate", items_ptr,
-            {"value": items, "schema": schema, "max_items": m.maxItems},
+        data = self._step(
+            site, validate_id, "value.validate", items_ptr, {"value": items, "schema": schema, "max_items": m.maxItems},
             ("validate", tid),
-            {"value": "${" + items.text + "}", "schema": schema, "max_items": m.maxItems},
         )
+        data["value"] = "${" + items.text + "}"
+        data["schema"] = schema
+        data["max_items"] = m.maxItems
         body = t.child(ScopeRole.FOREACH_BODY)
         validated = generated_step_path(validate_id, "value")
         fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
-        emitted: dict[str, Any] = {"items": "${" + validated.text + "}", "call": fields["call"]}
         call_input = self._call_input(body, scope)
         if call_input:
             fields["input"] = call_input
-            emitted["input"] = render_tree(call_input)
         if m.parallel:
-            fields["max_concurrency"] = emitted["max_concurrency"] = m.maxConcurrency
-        self._step(
-            site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid), emitted
-        )
+            fields["max_concurrency"] = m.maxConcurrency
+        data = self._step(site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid))
+        data["items"] = "${" + validated.text + "}"
+        data["call"] = fields["call"]
+        if call_input:
+            data["input"] = render_tree(call_input)
+        if m.parallel:
+            data["max_concurrency"] = m.maxConcurrency
         seen: set[str] = set()
         results = self._step_path(tid, "results")
         results_emitted = "${" + results.text + "}"
@@ -1041,19 +1034,12 @@ class _Lowerer:
                 continue
             seen.add(o.name)
             path = [o.name]
-            self._step(
-                site, generated_id(tid, "collect", o.name), "array.project", o.pointer,
-                {"from": results, "path": path},
+            data = self._step(
+                site, generated_id(tid, "collect", o.name), "array.project", o.pointer, {"from": results, "path": path},
                 ("collect", tid, o.name),
-                {"from": results_emitted, "path": path},
             )
-
-
-def _head(step_id: str, type_: str, source: str, when: Expr | None) -> dict[str, Any]:
-    """The start of a step as emitted: id, type, source and its guard."""
-    if when is None:
-        return {"id": step_id, "type": type_, "source": source}
-    return {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}"}
+            data["from"] = results_emitted
+            data["path"] = path
 
 
 def _key_text(key: tuple) -> str:
