@@ -138,7 +138,7 @@ def _plain_part(part: str) -> bool:
 
 def generated_id(*parts: str) -> str:
     for part in parts:
-        if not _plain_part(part):
+        if not (_PLAIN_PARTS.get(part) or _plain_part(part)):  # a remembered plain part without a call
             return "__" + ".".join(map(clean_segment, parts))
     return "__" + ".".join(parts)  # every part a plain segment already (task IDs, roles, port names)
 
@@ -345,11 +345,11 @@ class _Lowerer:
         """id(type) -> (type, its JSON Schema); and (kind, nullable, description) of a
         scalar type without values -> (None, its JSON Schema) (`_json_schema`)."""
         self.step_paths: dict[tuple, Expr] = {}
-        """(task ID, field, names...) -> the Expr reading it."""
+        """(task ID, field, (names...)) -> the Expr reading it."""
         self.string_exprs: dict[str, Expr] = {}
         """String literal -> the Expr of it (`_literal_expr`)."""
         self.input_paths: dict[tuple, Expr] = {}
-        """(input name, names...) -> the Expr reading it."""
+        """(input name, (names...)) -> the Expr reading it."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
         """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
         self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]] = {}
@@ -358,7 +358,7 @@ class _Lowerer:
     def _step_path(self, task_id: str, field_name: str, *names: str | int) -> Expr:
         """`task_step_path(...)`, made once per lowering: every reader of a task's result or
         port gets the same Expr (Exprs are never changed)."""
-        key = (task_id, field_name, *names)
+        key = (task_id, field_name, names)
         expr = self.step_paths.get(key)
         if expr is None:
             expr = self.step_paths[key] = task_step_path(task_id, field_name, *names)
@@ -367,7 +367,7 @@ class _Lowerer:
     def _input_path(self, name: str, *names: str) -> Expr:
         """`input_path(...)`, made once per lowering: a captured task is read under the same
         input name in every workflow that captures it."""
-        key = (name, *names)
+        key = (name, names)
         expr = self.input_paths.get(key)
         if expr is None:
             expr = self.input_paths[key] = input_path(name, *names)
