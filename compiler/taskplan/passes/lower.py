@@ -90,6 +90,13 @@ TRANSFORM_TEMPLATE = (
 """The fixed prompt of every transform: the compiler owns it; plan text only ever
 enters through `values` (data, never template syntax)."""
 
+# The scope roles as module constants: a member read from its Enum class goes through the
+# metaclass's `__getattr__` hook, which CPython 3.11 does not specialise (about 8x the cost
+# of reading a global), and lowering reads one for every scope and compound task.
+_BODY, _BRANCH, _OTHERWISE, _FOREACH_BODY, _GROUP_BODY = (
+    ScopeRole.BODY, ScopeRole.BRANCH, ScopeRole.OTHERWISE, ScopeRole.FOREACH_BODY, ScopeRole.GROUP_BODY
+)
+
 _SEGMENT_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 _COMPARATORS = {
     "equal": "==",
@@ -433,11 +440,11 @@ class _Lowerer:
         for scope in cp.scopes:
             if scope is cp.root:
                 continue
-            if scope.role is ScopeRole.GROUP_BODY:
+            if scope.role is _GROUP_BODY:
                 self.wf_names[scope] = f"{scope.owner.id}.group"
-            elif scope.role is ScopeRole.BRANCH:
+            elif scope.role is _BRANCH:
                 self.wf_names[scope] = f"{scope.owner.id}.branch{scope.branch}"
-            elif scope.role is ScopeRole.OTHERWISE:
+            elif scope.role is _OTHERWISE:
                 self.wf_names[scope] = f"{scope.owner.id}.otherwise"
             else:
                 self.wf_names[scope] = f"{scope.owner.id}.body"
@@ -445,7 +452,7 @@ class _Lowerer:
             outermost = scope
             while outermost.parent is not None:
                 outermost = outermost.parent
-            if outermost.role is ScopeRole.GROUP_BODY and not outermost.owner.calls:
+            if outermost.role is _GROUP_BODY and not outermost.owner.calls:
                 continue  # a group nobody calls compiles to nothing, the scopes nested in it included
             self.graph.workflows[self.wf_names[scope]] = self._workflow(scope)
         return self.graph
@@ -493,7 +500,7 @@ class _Lowerer:
             for decl in self.cp.inputs:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
-        if scope.role is ScopeRole.GROUP_BODY:
+        if scope.role is _GROUP_BODY:
             for decl in scope.owner.inputs:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
@@ -647,7 +654,7 @@ class _Lowerer:
         return self._input_path(self._captures(scope)[("input", decl)])
 
     def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
-        if scope is foreach.child(ScopeRole.FOREACH_BODY):
+        if scope is foreach.child(_FOREACH_BODY):
             return new_expr(f"data.{kind}")
         return self._input_path(self._captures(scope)[(kind, foreach)])
 
@@ -888,7 +895,7 @@ class _Lowerer:
             if inputs:
                 data["input"] = render_tree(inputs)
         elif cls is SequenceTask:
-            body = t.child(ScopeRole.BODY)
+            body = t.child(_BODY)
             fields = {"workflow": self.wf_names[body]}
             call_input = self._call_input(body, scope)
             if call_input:
@@ -959,7 +966,7 @@ class _Lowerer:
         tid = t.id
         cond_tree = self._value(m.condition, f"{t.pointer}/condition", scope, site, ("cond",))
         cond = self._as_expr(cond_tree, site, ("cond",))
-        body = t.child(ScopeRole.BODY)
+        body = t.child(_BODY)
         case: dict[str, Any] = {"when": cond, "call": self.wf_names[body]}
         case_emitted: dict[str, Any] = {"when": "${" + cond.text + "}", "call": case["call"]}
         call_input = self._call_input(body, scope)
@@ -967,7 +974,7 @@ class _Lowerer:
             case["input"] = call_input
             case_emitted["input"] = render_tree(call_input)
         fields: dict[str, Any] = {"cases": [case]}
-        other = t.child(ScopeRole.OTHERWISE)
+        other = t.child(_OTHERWISE)
         if other is not None:
             default: dict[str, Any] = {"call": self.wf_names[other]}
             default_emitted = dict(default)
@@ -1011,7 +1018,7 @@ class _Lowerer:
         data["value"] = "${" + items.text + "}"
         data["schema"] = schema
         data["max_items"] = m.maxItems
-        body = t.child(ScopeRole.FOREACH_BODY)
+        body = t.child(_FOREACH_BODY)
         validated = generated_step_path(validate_id, "value")
         fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
         call_input = self._call_input(body, scope)
