@@ -109,7 +109,9 @@ class ScopeRole(str, Enum):
     GROUP_BODY = "group body"
 
 
-BODY, OTHERWISE, BRANCH, FOREACH_BODY = ScopeRole.BODY, ScopeRole.OTHERWISE, ScopeRole.BRANCH, ScopeRole.FOREACH_BODY
+BODY, OTHERWISE, BRANCH, FOREACH_BODY, GROUP_BODY = (
+    ScopeRole.BODY, ScopeRole.OTHERWISE, ScopeRole.BRANCH, ScopeRole.FOREACH_BODY, ScopeRole.GROUP_BODY
+)
 """The roles the passes compare with once per scope or task, as module constants: a member
 read from the Enum class goes through EnumType's `__getattr__` hook, a constant does not."""
 
@@ -665,6 +667,7 @@ __all__ = [
     "BRANCH",
     "CONTAINER_VALUES",
     "FOREACH_BODY",
+    "GROUP_BODY",
     "OTHERWISE",
     "gc_paused",
     "Capture",

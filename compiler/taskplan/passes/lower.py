@@ -26,7 +26,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from taskplan.diagnostics import Reporter
-from taskplan.ir.checked import REF_OUTPUT, ChoiceNode, InputDecl, ScopeNode, ScopeRole, TaskNode
+from taskplan.ir.checked import (
+    BODY,
+    BRANCH,
+    FOREACH_BODY,
+    GROUP_BODY,
+    OTHERWISE,
+    REF_OUTPUT,
+    ChoiceNode,
+    InputDecl,
+    ScopeNode,
+    TaskNode,
+)
 from taskplan.ir.graph import (
     Expr,
     Literal,
@@ -89,13 +100,6 @@ TRANSFORM_TEMPLATE = (
 )
 """The fixed prompt of every transform: the compiler owns it; plan text only ever
 enters through `values` (data, never template syntax)."""
-
-# The scope roles as module constants: a member read from its Enum class goes through the
-# metaclass's `__getattr__` hook, which CPython 3.11 does not specialise (about 8x the cost
-# of reading a global), and lowering reads one for every scope and compound task.
-_BODY, _BRANCH, _OTHERWISE, _FOREACH_BODY, _GROUP_BODY = (
-    ScopeRole.BODY, ScopeRole.BRANCH, ScopeRole.OTHERWISE, ScopeRole.FOREACH_BODY, ScopeRole.GROUP_BODY
-)
 
 _SEGMENT_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 _COMPARATORS = {
@@ -440,11 +444,11 @@ class _Lowerer:
         for scope in cp.scopes:
             if scope is cp.root:
                 continue
-            if scope.role is _GROUP_BODY:
+            if scope.role is GROUP_BODY:
                 self.wf_names[scope] = f"{scope.owner.id}.group"
-            elif scope.role is _BRANCH:
+            elif scope.role is BRANCH:
                 self.wf_names[scope] = f"{scope.owner.id}.branch{scope.branch}"
-            elif scope.role is _OTHERWISE:
+            elif scope.role is OTHERWISE:
                 self.wf_names[scope] = f"{scope.owner.id}.otherwise"
             else:
                 self.wf_names[scope] = f"{scope.owner.id}.body"
@@ -452,7 +456,7 @@ class _Lowerer:
             outermost = scope
             while outermost.parent is not None:
                 outermost = outermost.parent
-            if outermost.role is _GROUP_BODY and not outermost.owner.calls:
+            if outermost.role is GROUP_BODY and not outermost.owner.calls:
                 continue  # a group nobody calls compiles to nothing, the scopes nested in it included
             self.graph.workflows[self.wf_names[scope]] = self._workflow(scope)
         return self.graph
@@ -500,7 +504,7 @@ class _Lowerer:
             for decl in self.cp.inputs:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
-        if scope.role is _GROUP_BODY:
+        if scope.role is GROUP_BODY:
             for decl in scope.owner.inputs:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
@@ -654,7 +658,7 @@ class _Lowerer:
         return self._input_path(self._captures(scope)[("input", decl)])
 
     def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
-        if scope is foreach.child(_FOREACH_BODY):
+        if scope is foreach.child(FOREACH_BODY):
             return new_expr(f"data.{kind}")
         return self._input_path(self._captures(scope)[(kind, foreach)])
 
@@ -895,7 +899,7 @@ class _Lowerer:
             if inputs:
                 data["input"] = render_tree(inputs)
         elif cls is SequenceTask:
-            body = t.child(_BODY)
+            body = t.child(BODY)
             fields = {"workflow": self.wf_names[body]}
             call_input = self._call_input(body, scope)
             if call_input:
@@ -966,7 +970,7 @@ class _Lowerer:
         tid = t.id
         cond_tree = self._value(m.condition, f"{t.pointer}/condition", scope, site, ("cond",))
         cond = self._as_expr(cond_tree, site, ("cond",))
-        body = t.child(_BODY)
+        body = t.child(BODY)
         case: dict[str, Any] = {"when": cond, "call": self.wf_names[body]}
         case_emitted: dict[str, Any] = {"when": "${" + cond.text + "}", "call": case["call"]}
         call_input = self._call_input(body, scope)
@@ -974,7 +978,7 @@ class _Lowerer:
             case["input"] = call_input
             case_emitted["input"] = render_tree(call_input)
         fields: dict[str, Any] = {"cases": [case]}
-        other = t.child(_OTHERWISE)
+        other = t.child(OTHERWISE)
         if other is not None:
             default: dict[str, Any] = {"call": self.wf_names[other]}
             default_emitted = dict(default)
@@ -1018,7 +1022,7 @@ class _Lowerer:
         data["value"] = "${" + items.text + "}"
         data["schema"] = schema
         data["max_items"] = m.maxItems
-        body = t.child(_FOREACH_BODY)
+        body = t.child(FOREACH_BODY)
         validated = generated_step_path(validate_id, "value")
         fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
         call_input = self._call_input(body, scope)
