@@ -17,6 +17,12 @@ misses (cachegrind's cache simulation; slower) (docs/performance.md). Use it to 
     python benchmarks/instructions.py --n 2000 --tree /tmp/base/compiler --tree compiler
     python benchmarks/instructions.py --n 4000 --cache
     python benchmarks/instructions.py --n 2000 --first   # also a compile no memo has seen
+    python benchmarks/instructions.py --n 2000 --passes --tree A --tree B   # per pass
+
+`--passes` counts each pass of a first compile separately, in one process per tree: the
+harness's `run.compile_stages` calls a marker (`os.getppid`, which nothing else here calls)
+after each pass, and callgrind dumps its counts before every call of it
+(`--dump-before=getppid`), so each dump holds one pass.
 
 The measured compile is the plan's second in its process (the floor needs its data), so
 process-wide memos (remembered names, path segments, schema verdicts) start warm; `--first`
@@ -72,6 +78,23 @@ elif {mode!r} == "floor":
     emit_yaml(tree)
 """
 
+# `--passes`: set-up as for `first`, then the measured plan's passes one by one through the
+# harness's mirror of `api.compile_plan`, a marker call after each (callgrind dumps before it).
+_PASSES_CHILD = r"""
+import gc, json, os, sys
+sys.path.insert(0, {here!r})
+from generate import plan
+import run as harness
+import taskplan.api as api
+catalogs = api.load_catalog_set([{catalog!r}])
+small = json.dumps(plan(30, 500), separators=(",", ":")).encode()
+assert api.compile_plan("small.json", catalogs=catalogs, auto=True, text=small).yaml
+data = json.dumps(plan({n}, 500), separators=(",", ":")).encode()
+gc.collect()
+os.getppid()
+harness.compile_stages(data, "plan.json", catalogs.catalog, lambda stage: (print("stage", stage), os.getppid()))
+"""
+
 # What each tool prints: callgrind "Collected : 5795047269"; cachegrind's summary lines
 # (valgrind 3.19) "I   refs:      5,795,047,269", "D1  misses:  69,676,613  (...)".
 _EVENTS = {"instructions": rb"Collected : ([\d,]+)"}
@@ -118,6 +141,28 @@ def measure(tree: Path, n: int, catalog: Path, cache: bool = False, first: bool 
     return result
 
 
+def count_passes(tree: Path, n: int, catalog: Path) -> dict[str, int]:
+    """Instructions of each pass of a first compile (`--passes`), in the harness's order."""
+    code = _PASSES_CHILD.format(here=str(HERE), catalog=str(catalog), n=n)
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(tree))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}",
+                               sys.executable, "-c", code], env=env, capture_output=True, check=False)
+        stages = re.findall(rb"^stage (\S+)$", done.stdout, re.M)
+        # dumps numbered in order, the last ones one per pass (what ran before the marker
+        # that ends the set-up may be cut in more: the interpreter's start-up may call
+        # getppid); the bare file is what ran after the last marker
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        counts = []
+        for dump in dumps:
+            found = re.search(rb"^(?:summary|totals): (\d+)", dump.read_bytes(), re.M)
+            counts.append(int(found.group(1)) if found else -1)
+    if done.returncode != 0 or not stages or len(counts) < len(stages) + 1 or -1 in counts:
+        raise SystemExit(f"valgrind run failed ({tree}, passes):\n{done.stderr.decode(errors='replace')[-2000:]}")
+    return {stage.decode(): c for stage, c in zip(stages, counts[-len(stages):])}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2000, help="tasks in the generated plan (default 2,000)")
@@ -128,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", action="store_true",
                         help="also count the plan's first compile in its process (the set-up compiles another, smaller "
                              "plan), as in one `taskplan compile`: process-wide memos hold nothing of the plan")
+    parser.add_argument("--passes", action="store_true",
+                        help="instead: the instructions of each pass of the plan's first compile (one process per tree)")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("instructions.py needs valgrind (apt install valgrind)", file=sys.stderr)
@@ -143,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         catalog_path = Path(tmp) / "catalog.json"
         catalog_path.write_text(json.dumps(catalog(500)))
+        if args.passes:
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                per_tree = list(pool.map(lambda t: count_passes(t, args.n, catalog_path), trees))
+            print_passes(trees, per_tree, args.n)
+            return 0
         with ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(lambda t: measure(t, args.n, catalog_path, args.cache, args.first), trees))
     tool = "cachegrind, simulated caches" if args.cache else "callgrind"
@@ -162,6 +214,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"per 1,000 instructions ({str(tree)[-40:]}): " + "; ".join(
                 f"{e} {per['compile'][e]:.2f} compile, {per['floor'][e]:.2f} floor" for e in events[1:]))
     return 0
+
+
+def print_passes(trees: list[Path], per_tree: list[dict[str, int]], n: int) -> None:
+    print(f"instructions per pass (callgrind, PYTHONHASHSEED=0), the first compile of a plan of {n:,} tasks "
+          "(emit: to_data + emit_yaml)")
+    print(f"{'pass':<14}" + "".join(f"{str(t)[-28:]:>30}" for t in trees) + ("      change" if len(trees) == 2 else ""))
+    for stage in per_tree[0]:
+        row = [r.get(stage, 0) for r in per_tree]
+        change = f"{100 * (row[1] - row[0]) / row[0]:>+11.1f}%" if len(row) == 2 and row[0] else ""
+        print(f"{stage:<14}" + "".join(f"{c:>30,}" for c in row) + change)
+    totals = [sum(r.values()) for r in per_tree]
+    change = f"{100 * (totals[1] - totals[0]) / totals[0]:>+11.1f}%" if len(totals) == 2 else ""
+    print(f"{'compile':<14}" + "".join(f"{c:>30,}" for c in totals) + change)
 
 
 if __name__ == "__main__":
