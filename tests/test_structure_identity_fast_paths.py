@@ -29,6 +29,9 @@ class _GeneralStructure(structure_pass._Structure):
     def plain_operation(self, task) -> bool:
         return False  # every operation task through `task`
 
+    def quiet(self, task) -> bool:
+        return False  # every task through `task`
+
 
 class _GeneralIdentity(identity_pass._Identity):
     def tasks(self, tasks: list, prefix: str) -> None:
@@ -105,3 +108,145 @@ def _run(doc: dict, depth: int, general: bool) -> tuple[list, list, list]:
 def test_inline_operation_paths_agree_with_the_general_paths(tasks, always, depth):
     doc = {"version": 1, "root": {"tasks": tasks, "always": always}}
     assert _run(doc, depth, False) == _run(doc, depth, True)
+
+
+# Every task kind, with fields `_Structure.quiet` must refuse or accept exactly as `task`
+# reports about them: objectives, bounds, branch counts, branch outputs, conditions, items,
+# resultTypes (strict or not), nested values at every depth limit.
+
+_TYPES = st.deferred(
+    lambda: st.one_of(
+        st.sampled_from(
+            [
+                {"kind": "string"},
+                {"kind": "number"},
+                {"kind": "boolean", "nullable": True},
+                {"kind": "any"},
+                {"kind": "strng"},
+                {"kind": "array"},
+                {"kind": "string", "enum": ["a", "b"]},
+                {"kind": "string", "enum": ["a", "a"]},
+                {"kind": "number", "enum": ["a"]},
+                {"kind": "object"},
+                {"kind": "string", "items": {"kind": "string"}},
+            ]
+        ),
+        st.builds(lambda t: {"kind": "array", "items": t}, _TYPES),
+        st.builds(
+            lambda fields: {"kind": "object", "fields": fields},
+            st.lists(
+                st.builds(
+                    lambda n, t, req, default: {
+                        "name": n,
+                        "type": t,
+                        **({} if req is None else {"required": req}),
+                        **({} if default is None else {"default": default}),
+                    },
+                    _NAMES,
+                    _TYPES,
+                    st.sampled_from([None, True, False]),
+                    st.sampled_from([None, {"kind": "string", "text": "d"}]),
+                ),
+                max_size=3,
+            ),
+        ),
+    )
+)
+_FIELD_TYPES = st.sampled_from(
+    [
+        {"kind": "string"},
+        {"kind": "integer", "nullable": True},
+        {"kind": "any"},
+        {"kind": "array"},
+        {"kind": "array", "items": {"kind": "boolean"}},
+        {"kind": "array", "items": {"kind": "any"}},
+        {"kind": "string", "items": {"kind": "string"}},
+        {"kind": "number", "fields": [{"name": "f", "type": {"kind": "string"}}]},
+        {"kind": "object"},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}}]},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}, "required": False}]},
+        {"kind": "string", "enum": ["a"]},
+        {"kind": "string", "enum": ["a", "a"]},
+    ]
+)
+_STRICTISH = st.builds(
+    lambda fields, nullable: {"kind": "object", "fields": fields, **({"nullable": True} if nullable else {})},
+    st.lists(
+        st.builds(
+            lambda n, t, req: {"name": n, "type": t, **({} if req is None else {"required": req})},
+            st.sampled_from(["f", "g", "h"]),
+            _FIELD_TYPES,
+            st.sampled_from([None, None, False]),
+        ),
+        max_size=3,
+    ),
+    st.booleans(),
+)
+_RESULTS = st.one_of(_TYPES, _TYPES.map(lambda t: {**t, "nullable": True}), _STRICTISH)
+_OUTS = st.lists(st.tuples(_NAMES, _VALUES), max_size=3).map(lambda xs: [{"name": n, "value": v} for n, v in xs])
+_COMMON = st.fixed_dictionaries({"id": st.sampled_from(["a", "b", "c", "d", "e"]), "objective": st.sampled_from(["Do it"] * 6 + ["", " "])})
+
+
+def _task(children):
+    scope = st.fixed_dictionaries({"tasks": st.lists(children, max_size=2)}, optional={"outputs": _OUTS, "always": st.lists(children, max_size=1)})
+    def kind(name, required, **optional):
+        fields = st.fixed_dictionaries(required, optional=optional)
+        return st.tuples(_COMMON, fields).map(lambda cf: {**cf[0], "kind": name, **cf[1]})
+    bound = st.sampled_from([0, 1, 4, 100, 101, 10_000, 10_001])
+    return st.one_of(
+        _OPERATION,
+        kind("value", {"outputs": _OUTS}),
+        kind("call", {"group": st.just("g"), "inputs": _OUTS}),
+        kind("transform", {"inputs": _OUTS, "resultType": _RESULTS}),
+        kind("sequence", {"body": scope}),
+        kind("foreach", {"items": _VALUES, "body": scope}, maxItems=bound, maxConcurrency=bound),
+        kind("conditional", {"condition": _VALUES, "body": scope}, otherwise=scope),
+        kind("parallel", {"branches": st.lists(scope, max_size=3)}, maxConcurrency=bound),
+        st.just({"id": "broken", "kind": "nope", "objective": "x"}),
+    )
+
+
+_ANY_TASKS = st.lists(st.recursive(_OPERATION, _task, max_leaves=8), max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_ANY_TASKS, _ANY_TASKS, st.sampled_from([0, 1, 2, 3, 32]))
+def test_quiet_tasks_agree_with_the_rules_walk(tasks, always, depth):
+    doc = {"version": 1, "root": {"tasks": tasks, "always": always}}
+    assert _run(doc, depth, False) == _run(doc, depth, True)
+
+
+def test_quiet_tasks_of_the_benchmark_plan_agree_with_the_rules_walk():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from generate import plan
+
+    doc = plan(200, 50)
+    assert _run(doc, 32, False) == _run(doc, 32, True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_STRICTISH, _RESULTS), min_size=1, max_size=3))
+def test_quiet_transforms_agree_with_the_rules_walk(results):
+    tasks = [{"id": f"t{i}", "kind": "transform", "objective": "Judge", "resultType": r} for i, r in enumerate(results)]
+    doc = {"version": 1, "root": {"tasks": tasks}}
+    assert _run(doc, 32, False) == _run(doc, 32, True)
+
+
+def test_quiet_transform_fields_agree_with_the_rules_walk_exhaustively():
+    """Every field type of `_FIELD_TYPES` (and nested in an array and an object), required
+    or not, with or without a default, in a nullable result or not."""
+    import itertools
+
+    kinds = list(_FIELD_TYPES.elements)
+    kinds += [{"kind": "array", "items": k} for k in _FIELD_TYPES.elements]
+    kinds += [{"kind": "object", "fields": [{"name": "n", "type": k}]} for k in _FIELD_TYPES.elements]
+    for field_type, required, default, nullable in itertools.product(kinds, [None, False], [None, {"kind": "string", "text": "d"}], [False, True]):
+        field = {"name": "f", "type": field_type, **({} if required is None else {"required": required})}
+        if default is not None:
+            field["default"] = default
+        result = {"kind": "object", "fields": [field], **({"nullable": True} if nullable else {})}
+        doc = {"version": 1, "root": {"tasks": [{"id": "t", "kind": "transform", "objective": "Judge", "resultType": result}]}}
+        assert _run(doc, 32, False) == _run(doc, 32, True), result

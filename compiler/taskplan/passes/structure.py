@@ -57,6 +57,8 @@ from taskplan.model.plan import (
     TaskScope,
     TaskType,
     TransformTask,
+    ValueTask,
+    CallTask,
     dropped_fields,
     has_shape_error,
     is_broken,
@@ -116,13 +118,21 @@ class _Structure:
     # ------------------------------------------------------------------- scopes
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
-        task, plain = self.task, self.plain_operation
+        task, plain, quiet, inside = self.task, self.plain_operation, self.quiet, self.inside
         for i, t in enumerate(scope.tasks):
-            if type(t) is not OperationTask or not plain(t):
+            if type(t) is OperationTask and plain(t):
+                continue
+            if not quiet(t):
                 task(t, f"{ptr}/tasks/{i}")
+            elif type(t) in _COMPOUND_TASKS:
+                inside(t, f"{ptr}/tasks/{i}")
         for i, t in enumerate(scope.always):
-            if type(t) is not OperationTask or not plain(t):
+            if type(t) is OperationTask and plain(t):
+                continue
+            if not quiet(t):
                 task(t, f"{ptr}/always/{i}")
+            elif type(t) in _COMPOUND_TASKS:
+                inside(t, f"{ptr}/always/{i}")
         if scope.outputs:
             self.named(scope.outputs, f"{ptr}/outputs", subject)
 
@@ -143,6 +153,104 @@ class _Structure:
             if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
                 return False
         return True
+
+    # A task whose own fields `task` has nothing to report about (nor to mark) is told
+    # by `quiet`, without building its pointer, subject or its lists' pointers; only its
+    # child scopes are walked then (`inside`). `quiet` refuses whatever it does not
+    # follow exactly (marks, placeholders, enums, ...): those take `task`.
+    # tests/test_structure_identity_fast_paths.py holds it to `task`.
+
+    def quiet(self, task: Any) -> bool:
+        """Whether `task(task, ptr)` would report nothing and mark nothing before and after
+        walking the task's child scopes."""
+        kind = type(task)
+        if kind not in _QUIET_KINDS or task._marks:
+            return False
+        objective = task.objective
+        if objective is None or not objective or objective.isspace():
+            return False
+        quiet_value = self.quiet_value
+        if kind is ValueTask:
+            for item in task.outputs:
+                if not quiet_value(item.value, 1):
+                    return False
+            return True
+        if kind is OperationTask or kind is CallTask or kind is TransformTask:
+            for item in task.inputs:
+                if not quiet_value(item.value, 1):
+                    return False
+            return kind is not TransformTask or _quiet_result(task.resultType)
+        if kind is SequenceTask:
+            return type(task.body) is TaskScope
+        if kind is ForeachTask:
+            return (
+                type(task.body) is TaskScope
+                and quiet_value(task.items, 1)
+                and MAX_ITEMS[0] <= task.maxItems <= MAX_ITEMS[1]
+                and MAX_CONCURRENCY[0] <= task.maxConcurrency <= MAX_CONCURRENCY[1]
+            )
+        if kind is ConditionalTask:  # (conditional_outputs: the two sides declare the same names)
+            body, otherwise = task.body, task.otherwise
+            if type(body) is not TaskScope or body._marks or not quiet_value(task.condition, 1):
+                return False
+            names = {o.name for o in body.outputs}
+            if otherwise is None:
+                return not names
+            return type(otherwise) is TaskScope and not otherwise._marks and names == {o.name for o in otherwise.outputs}
+        # a parallel task (parallel_outputs: no name declared by two branches)
+        branches = task.branches
+        if len(branches) < 2 or not MAX_CONCURRENCY[0] <= task.maxConcurrency <= MAX_CONCURRENCY[1]:
+            return False
+        seen: set[str] = set()
+        for branch in branches:
+            if type(branch) is not TaskScope:
+                return False
+            mine = {o.name for o in branch.outputs}
+            if not seen.isdisjoint(mine):
+                return False
+            seen |= mine
+        return True
+
+    def quiet_value(self, value: Any, depth: int) -> bool:
+        """Whether `value(value, ptr, subject, depth)` would report nothing and mark nothing."""
+        kind = type(value)
+        if kind is InvalidValue:
+            return True
+        if depth > self.max_depth:
+            return False
+        if kind in _NOTHING_TO_CHECK:
+            return True
+        if kind is NumberValue:
+            return -MAX_SAFE_INTEGER <= value.number <= MAX_SAFE_INTEGER
+        if kind is ObjectValue:
+            for member in value.members:
+                if not self.quiet_value(member.value, depth + 1):
+                    return False
+            return True
+        if kind in _ITEM_VALUES:
+            items = value.items
+            if kind is FieldValue or kind is JsonValue:
+                if len(items) != 1:
+                    return False
+            elif kind is PredicateValue and PREDICATES.get(value.predicate) != len(items):
+                return False
+            for item in items:
+                if not self.quiet_value(item, depth + 1):
+                    return False
+            return True
+        return False
+
+    def inside(self, task: Any, ptr: str) -> None:
+        """The child scopes of a compound task `quiet` accepted, as `task` walks them."""
+        subject = {"task": task.id}
+        kind = type(task)
+        if kind is ParallelTask:
+            for i, branch in enumerate(task.branches):
+                self.scope(branch, f"{ptr}/branches/{i}", subject)
+            return
+        self.scope(task.body, f"{ptr}/body", subject)
+        if kind is ConditionalTask and task.otherwise is not None:
+            self.scope(task.otherwise, f"{ptr}/otherwise", subject)
 
     def named(self, items: list[TaskOutput], ptr: str, subject: dict | None) -> None:
         plain = self.max_depth >= 1  # a top-level value is not too deep
@@ -615,6 +723,55 @@ _NOTHING_TO_CHECK = frozenset(
     {NullValue, StringValue, BooleanValue, InputValue, OutputValue, ChoiceValue, ItemValue, IndexValue, PresentValue}
 )
 """Value classes `value` finds nothing to report about (at a depth within the limit)."""
+
+
+_QUIET_KINDS = frozenset(
+    {OperationTask, ValueTask, CallTask, TransformTask, SequenceTask, ForeachTask, ConditionalTask, ParallelTask}
+)
+"""Task classes `_Structure.quiet` looks at (not a placeholder)."""
+
+_COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
+"""Task classes with child scopes."""
+
+_QUIET_LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
+
+
+def _quiet_result(result: Any) -> bool:
+    """Whether `type_` and `transform` report nothing about a transform's `resultType` and
+    mark nothing: a non-nullable object type with fields, each of them strict."""
+    return (
+        type(result) is TaskType
+        and not result._marks
+        and result.kind == "object"
+        and not result.nullable
+        and bool(result.fields)
+        and _quiet_strict(result)
+    )
+
+
+def _quiet_strict(declared: Any) -> bool:
+    """Whether `type_` and `strict_type` report nothing about the type of a field of a
+    transform's result (enums, `any` and anything marked are left to them)."""
+    if type(declared) is not TaskType or declared._marks or declared.enum is not None:
+        return False
+    kind, items, fields = declared.kind, declared.items, declared.fields
+    if kind in _QUIET_LEAF_TYPES:
+        return items is None and not fields
+    if kind == "object":
+        if items is not None or not fields:
+            return False
+        for f in fields:
+            if type(f) is not TaskInput or f.default is not None:
+                return False
+            field_type = f.type
+            if not f.required and not (type(field_type) is TaskType and field_type.nullable):
+                return False
+            if not _quiet_strict(field_type):
+                return False
+        return True
+    if kind == "array":
+        return items is not None and not fields and _quiet_strict(items)
+    return False
 
 
 def _plain_value(value: Any) -> bool:
