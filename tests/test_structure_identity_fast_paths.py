@@ -1,8 +1,9 @@
 """The operation-task fast paths of the structure and identity passes agree with the
 general paths they stand in for:
 
-- structure (`_Structure.plain_operation`): an operation task with an objective and
-  bindings of plain values is skipped without calling `task`;
+- structure (`_Structure.tasks`, `_Structure.quiet`): an operation task with an objective and
+  bindings of plain values, and any task whose own fields have nothing to report, are
+  told without calling `task`;
 - identity (`_Identity.tasks`): an operation task's ID is declared and its bindings
   are found to hold nothing to report inline, without calling `task` / `named_values`.
 
@@ -26,17 +27,11 @@ from taskplan.source.read import read_document
 
 
 class _GeneralStructure(structure_pass._Structure):
-    def plain_operation(self, task) -> bool:
-        return False  # every operation task through `task`
-
-    def quiet(self, task) -> bool:
-        return False  # every task through `task`
+    fast_paths = False  # every task through `task`
 
 
 class _GeneralIdentity(identity_pass._Identity):
-    def tasks(self, tasks: list, prefix: str) -> None:
-        for i, t in enumerate(tasks):
-            self.task(t, f"{prefix}{i}")
+    fast_paths = False  # every task through `task`
 
 
 _VALUES = st.sampled_from(
@@ -184,7 +179,7 @@ _STRICTISH = st.builds(
 )
 _RESULTS = st.one_of(_TYPES, _TYPES.map(lambda t: {**t, "nullable": True}), _STRICTISH)
 _OUTS = st.lists(st.tuples(_NAMES, _VALUES), max_size=3).map(lambda xs: [{"name": n, "value": v} for n, v in xs])
-_COMMON = st.fixed_dictionaries({"id": st.sampled_from(["a", "b", "c", "d", "e"]), "objective": st.sampled_from(["Do it"] * 6 + ["", " "])})
+_COMMON = st.fixed_dictionaries({"id": st.sampled_from(["a", "b", "c", "d", "e", "a", "bad id", "__x", ""]), "objective": st.sampled_from(["Do it"] * 6 + ["", " "])})
 
 
 def _task(children):
@@ -250,3 +245,64 @@ def test_quiet_transform_fields_agree_with_the_rules_walk_exhaustively():
         result = {"kind": "object", "fields": [field], **({"nullable": True} if nullable else {})}
         doc = {"version": 1, "root": {"tasks": [{"id": "t", "kind": "transform", "objective": "Judge", "resultType": result}]}}
         assert _run(doc, 32, False) == _run(doc, 32, True), result
+
+
+_DUPLICATE_MEMBERS = {"kind": "object", "members": [{"name": "m", "value": {"kind": "null"}}, {"name": "m", "value": {"kind": "null"}}]}
+_BAD_MEMBER = {"kind": "array", "items": [{"kind": "object", "members": [{"name": "bad name", "value": {"kind": "null"}}]}]}
+
+
+def test_names_inside_every_task_field_agree_with_the_general_path():
+    """A value or type with names to report in each field of each task kind that
+    `_Identity.tasks` tells inline (and `_Structure.quiet` accepts)."""
+    scope = {"tasks": [{"id": "x", "operation": "svc.op", "objective": "Do"}]}
+    fields = [
+        ("value", "outputs", [{"name": "o", "value": _DUPLICATE_MEMBERS}]),
+        ("call", "inputs", [{"name": "o", "value": _BAD_MEMBER}]),
+        ("transform", "inputs", [{"name": "o", "value": _DUPLICATE_MEMBERS}, {"name": "o", "value": {"kind": "null"}}]),
+        ("conditional", "condition", _DUPLICATE_MEMBERS),
+        ("conditional", "condition", {"kind": "predicate", "predicate": "not", "items": [_BAD_MEMBER]}),
+        ("foreach", "items", _BAD_MEMBER),
+    ]
+    results = [
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}, "default": _DUPLICATE_MEMBERS}]},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}, "default": {"kind": "string", "text": "d"}}]},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "object", "fields": [{"name": "g", "type": {"kind": "string"}}, {"name": "g", "type": {"kind": "string"}}]}}]},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "array", "items": {"kind": "object", "fields": [{"name": "bad name", "type": {"kind": "string"}}]}}}]},
+        {"kind": "array", "items": {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}}, {"name": "f", "type": {"kind": "string"}}]}},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}}, {"name": "f", "type": {"kind": "string"}}]},
+        {"kind": "object", "fields": [{"name": "f", "type": {"kind": "string"}}, {"name": "g", "type": {"kind": "string"}}]},
+    ]
+    tasks = []
+    for kind, name, value in fields:
+        task = {"id": f"t{len(tasks)}", "kind": kind, "objective": "Do", name: value}
+        task.setdefault("inputs" if kind == "transform" else "body", scope)
+        if kind == "transform":
+            task["resultType"] = results[-1]
+        elif kind == "call":
+            task["group"] = "g"
+            del task["body"]
+        elif kind == "value":
+            del task["body"]
+        tasks.append(task)
+    tasks += [{"id": f"r{i}", "kind": "transform", "objective": "Do", "resultType": r} for i, r in enumerate(results)]
+    for task in tasks:
+        doc = {"version": 1, "root": {"tasks": [task]}}
+        general = _run(doc, 32, True)
+        if task["id"] != f"r{len(results) - 1}":  # (the last result: a clean one)
+            assert general[0], task  # each other one has something to report
+        assert _run(doc, 32, False) == general, task
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=70) | st.from_regex(r"[A-Za-z0-9_\-é\n ]{0,70}", fullmatch=True))
+def test_the_charset_check_agrees_with_strip(text):
+    """`identity`'s check (an ASCII identifier, else `strip`) is `not text.strip(ID_CHARS)`."""
+    expected = 0 < len(text) <= identity_pass.ID_MAX and not text.strip(identity_pass.ID_CHARS)
+    assert identity_pass.is_valid_id(text) == (expected and not text.startswith("__"))
+    assert identity_pass._plain_named([_output(text)], True) == expected
+
+
+def _output(name: str):
+    from taskplan.model.plan import NullValue, TaskOutput
+
+    return TaskOutput(name=name, value=NullValue(kind="null"))

@@ -64,8 +64,14 @@ def lexical_problem(text: str) -> str | None:
     return None
 
 
+# The charset check, everywhere it is not an error path: an ASCII Python identifier has
+# only letters, digits and `_` (a check in C several times cheaper than `strip`, which
+# builds a mask of the 64 characters per call); `strip` decides the rest (`-`, a leading
+# digit, anything else).
+
+
 def is_valid_id(text: str) -> bool:
-    return 0 < len(text) <= ID_MAX and not text.strip(ID_CHARS) and not text.startswith(RESERVED_PREFIX)
+    return 0 < len(text) <= ID_MAX and (text.isascii() and text.isidentifier() or not text.strip(ID_CHARS)) and not text.startswith(RESERVED_PREFIX)
 
 
 def _describe_char(ch: str) -> str:
@@ -96,23 +102,65 @@ def _code_text(text: str) -> str:
 
 def _plain_named(items: list, lexical: bool) -> bool:
     """Named values with nothing to report (no name twice, every name well-formed when
-    `lexical`, no value with names inside): what `named_values(items, ..., lexical=lexical)`
-    finds nothing in, told without a pointer."""
+    `lexical`, no value with names inside: no object, no container holding a container):
+    what `named_values(items, ..., lexical=lexical)` finds nothing in, told without a
+    pointer."""
     seen: set[str] = set()
     containers = CONTAINER_VALUES
     for item in items:
         if type(item) is not TaskOutput:
             return False
         name = item.name
-        if name in seen or type(item.value) in containers:
+        if name in seen:
             return False
-        if lexical and not (0 < len(name) <= ID_MAX and not name.strip(ID_CHARS)):
+        value = item.value
+        if type(value) in containers:  # (`values`: a container of leaves holds no names)
+            if type(value) is ObjectValue:
+                return False
+            for inner in value.items:
+                if type(inner) in containers:
+                    return False
+        if lexical and not (0 < len(name) <= ID_MAX and (name.isascii() and name.isidentifier() or not name.strip(ID_CHARS))):
             return False
         seen.add(name)
     return True
 
 
+def _plain_type(t: Any) -> bool:
+    """A type with no names to report: not an object or array, or an object whose fields
+    have well-formed names, each once, and types without fields or items and no default
+    (what `type` finds nothing in, told without a pointer)."""
+    if type(t) is not TaskType:
+        return False
+    if t.items is not None:
+        return False
+    fields = t.fields
+    if not fields:
+        return True
+    seen: set[str] = set()
+    for f in fields:
+        if type(f) is not TaskInput or f.default is not None:
+            return False
+        name, field_type = f.name, f.type
+        if type(name) is not str or name in seen or not (0 < len(name) <= ID_MAX and (name.isascii() and name.isidentifier() or not name.strip(ID_CHARS))):
+            return False
+        if type(field_type) is not TaskType or field_type.fields or field_type.items is not None:
+            return False
+        seen.add(name)
+    return True
+
+
+_TASK_KINDS = frozenset(
+    {OperationTask, ValueTask, CallTask, TransformTask, SequenceTask, ConditionalTask, ParallelTask, ForeachTask}
+)
+"""The task classes `task` dispatches on (the others: a placeholder)."""
+
+
 class _Identity:
+    fast_paths = True
+    """`tasks`'s inline common cases (off: every task through `task`, for the test that
+    holds them to it)."""
+
     def __init__(self, reporter: Reporter):
         self.reporter = reporter
         self.table = IdentityTable()
@@ -120,7 +168,7 @@ class _Identity:
     # ------------------------------------------------------------------ IDs
 
     def declare(self, ident: Any, kind: str, pointer: str, model: Any) -> None:
-        if type(ident) is str and 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and not ident.startswith(RESERVED_PREFIX):
+        if type(ident) is str and 0 < len(ident) <= ID_MAX and (ident.isascii() and ident.isidentifier() or not ident.strip(ID_CHARS)) and not ident.startswith(RESERVED_PREFIX):
             # a well-formed ID (is_valid_id), declared first: the common case, nothing to report
             declarations = self.table.declarations
             if ident not in declarations:
@@ -193,7 +241,7 @@ class _Identity:
             name = getattr(item, key, None)
             if type(name) is not str:
                 continue
-            if lexical and (not 0 < len(name) <= ID_MAX or name.strip(ID_CHARS)):
+            if lexical and not (0 < len(name) <= ID_MAX and (name.isascii() and name.isidentifier() or not name.strip(ID_CHARS))):
                 self.bad_name(f"{list_ptr}/{i}/{key}", name, what, key)
                 continue
             if not duplicates:
@@ -310,35 +358,67 @@ class _Identity:
 
     def tasks(self, tasks: list, prefix: str) -> None:
         """The tasks of one list (`prefix`: the list's pointer and a slash), each with its
-        own fields and then its child scopes, depth first (document order)."""
+        own fields and then its child scopes, depth first (document order): `task`, with
+        its common cases inline (a well-formed ID declared first, as `declare`'s fast
+        path; lists of named values with nothing to report, as `_plain_named` tells,
+        without building their pointers)."""
+        if not self.fast_paths:
+            for i, task in enumerate(tasks):
+                self.task(task, f"{prefix}{i}")
+            return
         declarations = self.table.declarations
         containers = CONTAINER_VALUES
         for i, task in enumerate(tasks):
             ptr = f"{prefix}{i}"
-            if type(task) is not OperationTask:
-                self.task(task, ptr)
+            kind = type(task)
+            if kind not in _TASK_KINDS:
+                self.task(task, ptr)  # a placeholder
                 continue
-            # The commonest task, a leaf, inline: a well-formed ID declared first
-            # (`declare`'s fast path) and bindings with nothing to report (what
-            # `_plain_named(inputs, False)` tells, without its call).
             ident = task.id
-            if 0 < len(ident) <= ID_MAX and not ident.strip(ID_CHARS) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
+            if 0 < len(ident) <= ID_MAX and (ident.isascii() and ident.isidentifier() or not ident.strip(ID_CHARS)) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
                 declarations[ident] = Declaration(ident, DECL_TASK, ptr, task, True)
             else:
                 self.declare(ident, DECL_TASK, ptr, task)
-            inputs = task.inputs
-            if inputs:
-                names = set()
-                for item in inputs:
-                    if type(item) is not TaskOutput:
-                        break
-                    if type(item.value) in containers:
-                        break
-                    names.add(item.name)
-                else:
-                    if len(names) == len(inputs):
-                        continue  # no name twice, no value with names inside
-                self.named_values(inputs, f"{ptr}/inputs", "binding", lexical=False)
+            if kind is OperationTask:  # the commonest task: bindings, not lexical
+                inputs = task.inputs
+                if inputs:
+                    names = set()
+                    for item in inputs:
+                        if type(item) is not TaskOutput:
+                            break
+                        if type(item.value) in containers:
+                            break
+                        names.add(item.name)
+                    else:
+                        if len(names) == len(inputs):
+                            continue  # no name twice, no value with names inside
+                    self.named_values(inputs, f"{ptr}/inputs", "binding", lexical=False)
+            elif kind is ValueTask:
+                if not _plain_named(task.outputs, True):
+                    self.named_values(task.outputs, f"{ptr}/outputs", "output")
+            elif kind is CallTask:
+                if not _plain_named(task.inputs, True):
+                    self.named_values(task.inputs, f"{ptr}/inputs", "binding")
+            elif kind is TransformTask:
+                if not _plain_named(task.inputs, True):
+                    self.named_values(task.inputs, f"{ptr}/inputs", "input")
+                if not _plain_type(task.resultType):
+                    self.type(task.resultType, f"{ptr}/resultType")
+            elif kind is SequenceTask:
+                self.scope(task.body, f"{ptr}/body")
+            elif kind is ConditionalTask:
+                if type(task.condition) in containers:  # (`values` finds nothing in a leaf)
+                    self.values(task.condition, f"{ptr}/condition")
+                self.scope(task.body, f"{ptr}/body")
+                if task.otherwise is not None:
+                    self.scope(task.otherwise, f"{ptr}/otherwise")
+            elif kind is ParallelTask:
+                for b, branch in enumerate(task.branches):
+                    self.scope(branch, f"{ptr}/branches/{b}")
+            else:  # a foreach task
+                if type(task.items) in containers:
+                    self.values(task.items, f"{ptr}/items")
+                self.scope(task.body, f"{ptr}/body")
 
     def task(self, task: Any, ptr: str) -> None:
         kind = type(task)  # (by exact class: the shape pass builds no subclasses)

@@ -76,6 +76,10 @@ def run(plan: TaskPlan, reporter: Reporter, limits: Limits = DEFAULT_LIMITS) -> 
 
 
 class _Structure:
+    fast_paths = True
+    """The inline operation task and `quiet` (off: every task through `task`, for the
+    test that holds them to it)."""
+
     def __init__(self, reporter: Reporter, limits: Limits):
         self.reporter = reporter
         self.max_depth = limits.max_value_depth
@@ -118,41 +122,47 @@ class _Structure:
     # ------------------------------------------------------------------- scopes
 
     def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
-        task, plain, quiet, inside = self.task, self.plain_operation, self.quiet, self.inside
-        for i, t in enumerate(scope.tasks):
-            if type(t) is OperationTask and plain(t):
-                continue
-            if not quiet(t):
-                task(t, f"{ptr}/tasks/{i}")
-            elif type(t) in _COMPOUND_TASKS:
-                inside(t, f"{ptr}/tasks/{i}")
-        for i, t in enumerate(scope.always):
-            if type(t) is OperationTask and plain(t):
-                continue
-            if not quiet(t):
-                task(t, f"{ptr}/always/{i}")
-            elif type(t) in _COMPOUND_TASKS:
-                inside(t, f"{ptr}/always/{i}")
-        if scope.outputs:
-            self.named(scope.outputs, f"{ptr}/outputs", subject)
+        if scope.tasks:
+            self.tasks(scope.tasks, ptr, "tasks")
+        if scope.always:
+            self.tasks(scope.always, ptr, "always")
+        outputs = scope.outputs
+        if outputs:
+            if self.max_depth >= 1:  # (a top-level value is not too deep)
+                for item in outputs:  # (_plain_value, inline: no pointer when nothing to check)
+                    v = item.value
+                    kind = type(v)
+                    if kind in _NOTHING_TO_CHECK:
+                        continue
+                    if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
+                        break
+                else:
+                    return
+            self.named(outputs, f"{ptr}/outputs", subject)
 
-    def plain_operation(self, task: OperationTask) -> bool:
-        """An operation task with nothing to report: an objective, and bindings whose
-        values `value` has nothing to say about (the commonest task, skipped without
-        building its pointer)."""
-        if self.max_depth < 1:
-            return False
-        objective = task.objective
-        if objective is None or not objective or objective.isspace():  # (`not objective.strip()`)
-            return False
-        for item in task.inputs:  # (_plain_value, inline)
-            v = item.value
-            kind = type(v)
-            if kind in _NOTHING_TO_CHECK:
-                continue
-            if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
-                return False
-        return True
+    def tasks(self, tasks: list, ptr: str, where: str) -> None:
+        """The tasks of a scope's `tasks` or `always`. An operation task with an objective
+        and bindings of values `value` has nothing to say about (the commonest task) is
+        told inline; any other task that `quiet` accepts, without its pointer."""
+        fast = self.fast_paths and self.max_depth >= 1
+        quiet = self.quiet
+        for i, t in enumerate(tasks):
+            if fast and type(t) is OperationTask:
+                objective = t.objective
+                if objective and not objective.isspace():  # (`objective.strip()`)
+                    for item in t.inputs:  # (_plain_value, inline)
+                        v = item.value
+                        kind = type(v)
+                        if kind in _NOTHING_TO_CHECK:
+                            continue
+                        if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
+                            break
+                    else:
+                        continue
+            if not quiet(t):
+                self.task(t, f"{ptr}/{where}/{i}")
+            elif type(t) in _COMPOUND_TASKS:
+                self.inside(t, f"{ptr}/{where}/{i}")
 
     # A task whose own fields `task` has nothing to report about (nor to mark) is told
     # by `quiet`, without building its pointer, subject or its lists' pointers; only its
@@ -164,7 +174,7 @@ class _Structure:
         """Whether `task(task, ptr)` would report nothing and mark nothing before and after
         walking the task's child scopes."""
         kind = type(task)
-        if kind not in _QUIET_KINDS or task._marks:
+        if kind not in _QUIET_KINDS or task._marks or not self.fast_paths or self.max_depth < 1:
             return False
         objective = task.objective
         if objective is None or not objective or objective.isspace():
@@ -172,12 +182,14 @@ class _Structure:
         quiet_value = self.quiet_value
         if kind is ValueTask:
             for item in task.outputs:
-                if not quiet_value(item.value, 1):
+                v = item.value
+                if type(v) not in _NOTHING_TO_CHECK and not quiet_value(v, 1):
                     return False
             return True
         if kind is OperationTask or kind is CallTask or kind is TransformTask:
             for item in task.inputs:
-                if not quiet_value(item.value, 1):
+                v = item.value
+                if type(v) not in _NOTHING_TO_CHECK and not quiet_value(v, 1):
                     return False
             return kind is not TransformTask or _quiet_result(task.resultType)
         if kind is SequenceTask:
