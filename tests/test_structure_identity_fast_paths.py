@@ -306,3 +306,22 @@ def _output(name: str):
     from taskplan.model.plan import NullValue, TaskOutput
 
     return TaskOutput(name=name, value=NullValue(kind="null"))
+
+
+def test_the_inline_declaration_has_every_field_of_the_dataclass():
+    """`_Identity.tasks` builds a `Declaration` without its `__init__`: the fields it sets
+    are all of them (a field added to the class must be added there too)."""
+    import dataclasses
+
+    from taskplan.ir.checked import Declaration
+
+    doc = {"version": 1, "root": {"tasks": [{"id": "a", "operation": "svc.op", "objective": "Do"}]}}
+    sink = Diagnostics()
+    document = read_document(json.dumps(doc).encode(), "t.json", sink)
+    plan = shape(document, Reporter(document, sink), Limits())
+    walker = identity_pass._Identity(Reporter(document, sink))
+    walker.plan(plan)
+    built = walker.table.declarations["a"]
+    expected = Declaration("a", "task", "/root/tasks/0", plan.root.tasks[0], True)
+    for f in dataclasses.fields(Declaration):
+        assert getattr(built, f.name) == getattr(expected, f.name), f.name

@@ -150,6 +150,8 @@ def _plain_type(t: Any) -> bool:
     return True
 
 
+_new = object.__new__
+
 _TASK_KINDS = frozenset(
     {OperationTask, ValueTask, CallTask, TransformTask, SequenceTask, ConditionalTask, ParallelTask, ForeachTask}
 )
@@ -375,22 +377,29 @@ class _Identity:
                 self.task(task, ptr)  # a placeholder
                 continue
             ident = task.id
-            if 0 < len(ident) <= ID_MAX and (ident.isascii() and ident.isidentifier() or not ident.strip(ID_CHARS)) and ident not in declarations and not ident.startswith(RESERVED_PREFIX):
-                declarations[ident] = Declaration(ident, DECL_TASK, ptr, task, True)
+            if (
+                0 < len(ident) <= ID_MAX
+                and (ident.isascii() and ident.isidentifier() or not ident.strip(ID_CHARS))
+                and ident not in declarations
+                and (ident[0] != "_" or ident[1:2] != "_")  # (not ident.startswith(RESERVED_PREFIX))
+            ):
+                # Declaration(ident, DECL_TASK, ptr, task, True), without the dataclass
+                # call (its argument tuple, frame and default factory): one per task
+                declaration = _new(Declaration)
+                declaration.id, declaration.kind, declaration.pointer, declaration.model = ident, DECL_TASK, ptr, task
+                declaration.valid, declaration.copies = True, []
+                declarations[ident] = declaration
             else:
                 self.declare(ident, DECL_TASK, ptr, task)
             if kind is OperationTask:  # the commonest task: bindings, not lexical
                 inputs = task.inputs
                 if inputs:
-                    names = set()
                     for item in inputs:
-                        if type(item) is not TaskOutput:
+                        if type(item) is not TaskOutput or type(item.value) in containers:
                             break
-                        if type(item.value) in containers:
-                            break
-                        names.add(item.name)
                     else:
-                        if len(names) == len(inputs):
+                        n = len(inputs)
+                        if n == 1 or (n == 2 and inputs[0].name != inputs[1].name) or len({item.name for item in inputs}) == n:
                             continue  # no name twice, no value with names inside
                     self.named_values(inputs, f"{ptr}/inputs", "binding", lexical=False)
             elif kind is ValueTask:
