@@ -239,8 +239,15 @@ class _ScopePass:
         for i, t in enumerate(model.tasks):
             ptr = f"{sptr}/tasks/{i}"
             if type(t) in _LEAF_TASKS and not t._marks:
-                # the common case: a task model without marks (so its `id` is a string) and without child scopes
-                entries.append(TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies, ptr not in invalid_ids))
+                # the common case: a task model without marks (so its `id` is a string) and without
+                # child scopes: TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies,
+                # ptr not in invalid_ids), without the dataclass call (its argument tuple, frame and
+                # defaults), every field set (tests/test_scope_fast_paths.py compares them all)
+                node = _new(TaskNode)
+                node.id, node.model, node.pointer, node.scope, node.index, node.in_always = t.id, t, ptr, scope, i, False
+                node.children, node.deps, node.broken, node.duplicate, node.id_ok = [], {}, False, ptr in copies, ptr not in invalid_ids
+                node.cyclic, node.group, node.ports = False, None, None
+                entries.append(node)
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 entries.append(self.make_compound(t, ptr, scope, i))
             else:
@@ -369,10 +376,17 @@ class _ScopePass:
                                 vptr = f"{ptr}/inputs/{i}/value"
                                 if type(port) is not str:
                                     port = None
-                                resolutions[vptr] = Resolution(REF_OUTPUT, vptr, source, target, True, port, task, scope)
+                                # Resolution(REF_OUTPUT, vptr, source, target, True, port, task, scope),
+                                # without the dataclass call (as in `enter`)
+                                res = _new(Resolution)
+                                res.kind, res.pointer, res.source, res.target = REF_OUTPUT, vptr, source, target
+                                res.ok, res.port, res.reader, res.scope = True, port, task, scope
+                                resolutions[vptr] = res
                                 dep = task.deps.get(target)
-                                if dep is None:
-                                    task.deps[target] = Dependency(target, [vptr], False, True)
+                                if dep is None:  # Dependency(target, [vptr], False, True), likewise
+                                    dep = _new(Dependency)
+                                    dep.task, dep.pointers, dep.explicit, dep.reads = target, [vptr], False, True
+                                    task.deps[target] = dep
                                 else:
                                     dep.pointers.append(vptr)
                                     dep.reads = True
@@ -607,12 +621,19 @@ class _ScopePass:
         if not isinstance(port, str):
             port = None
         if type(target) is TaskNode and scope is target.scope and target is not reader and not target.in_always:
-            # the common case, inline: a task of the reader's own scope (no boundary crossed)
-            self.resolutions[ptr] = Resolution(kind, ptr, source, target, True, port, reader, scope)
+            # the common case, inline: a task of the reader's own scope (no boundary crossed);
+            # Resolution(kind, ptr, source, target, True, port, reader, scope) without the
+            # dataclass call (as in `enter`)
+            res = _new(Resolution)
+            res.kind, res.pointer, res.source, res.target = kind, ptr, source, target
+            res.ok, res.port, res.reader, res.scope = True, port, reader, scope
+            self.resolutions[ptr] = res
             if reader is not None:
                 dep = reader.deps.get(target)  # add_dep(reader, target, ptr, explicit=False)
-                if dep is None:
-                    reader.deps[target] = Dependency(target, [ptr], False, True)
+                if dep is None:  # Dependency(target, [ptr], False, True), likewise
+                    dep = _new(Dependency)
+                    dep.task, dep.pointers, dep.explicit, dep.reads = target, [ptr], False, True
+                    reader.deps[target] = dep
                 else:
                     dep.pointers.append(ptr)
                     dep.reads = True
@@ -1341,6 +1362,9 @@ _CATALOG_PORTS = frozenset({OperationTask, TransformTask})
 
 _LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
 """Task classes without child scopes."""
+
+_new = object.__new__
+"""An IR node without its dataclass `__init__`, on the hot paths that set every field."""
 
 _COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
 """Task classes with child scopes that `make_compound` makes (the others: `make_task`)."""
