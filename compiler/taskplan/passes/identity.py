@@ -386,8 +386,12 @@ class _Identity:
                 # Declaration(ident, DECL_TASK, ptr, task, True), without the dataclass
                 # call (its argument tuple, frame and default factory): one per task
                 declaration = _new(Declaration)
-                declaration.id, declaration.kind, declaration.pointer, declaration.model = ident, DECL_TASK, ptr, task
-                declaration.valid, declaration.copies = True, []
+                declaration.id = ident
+                declaration.kind = DECL_TASK
+                declaration.pointer = ptr
+                declaration.model = task
+                declaration.valid = True
+                declaration.copies = []
                 declarations[ident] = declaration
             else:
                 self.declare(ident, DECL_TASK, ptr, task)

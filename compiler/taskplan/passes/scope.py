@@ -221,7 +221,8 @@ class _ScopePass:
                 by_pointer[item.pointer] = item
                 if item.children:  # its nested scopes first, then the rest of this scope
                     stack.append((entries, i))
-                    stack.extend((child, -1) for child in reversed(item.children))
+                    for child in reversed(item.children):
+                        stack.append((child, -1))
                     break
 
     def enter(self, scope: ScopeNode) -> list[Any]:
@@ -244,9 +245,20 @@ class _ScopePass:
                 # ptr not in invalid_ids), without the dataclass call (its argument tuple, frame and
                 # defaults), every field set (tests/test_scope_fast_paths.py compares them all)
                 node = _new(TaskNode)
-                node.id, node.model, node.pointer, node.scope, node.index, node.in_always = t.id, t, ptr, scope, i, False
-                node.children, node.deps, node.broken, node.duplicate, node.id_ok = [], {}, False, ptr in copies, ptr not in invalid_ids
-                node.cyclic, node.group, node.ports = False, None, None
+                node.id = t.id
+                node.model = t
+                node.pointer = ptr
+                node.scope = scope
+                node.index = i
+                node.in_always = False
+                node.children = []
+                node.deps = {}
+                node.broken = False
+                node.duplicate = ptr in copies
+                node.id_ok = ptr not in invalid_ids
+                node.cyclic = False
+                node.group = None
+                node.ports = None
                 entries.append(node)
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 entries.append(self.make_compound(t, ptr, scope, i))
@@ -270,28 +282,41 @@ class _ScopePass:
         """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
         is a string and it is not broken): its child scopes read from its fields
         directly, without `scopes_of`'s generic listing."""
-        node = TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, ptr in self.identity.copies,
-                        ptr not in self.identity.invalid_ids)
+        node = _new(TaskNode)  # TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, duplicate, id_ok), as in `enter`
+        node.id = t.id
+        node.model = t
+        node.pointer = ptr
+        node.scope = scope
+        node.index = index
+        node.in_always = False
+        node.children = []
+        node.deps = {}
+        node.broken = False
+        node.duplicate = ptr in self.identity.copies
+        node.id_ok = ptr not in self.identity.invalid_ids
+        node.cyclic = False
+        node.group = None
+        node.ports = None
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
         kind = type(t)
         if kind is ParallelTask:
             for b, model in enumerate(t.branches):
                 if isinstance(model, TaskScope):
-                    children.append(ScopeNode(f"{ptr}/branches/{b}", model, BRANCH, node, scope, b, depth, group, foreach))
+                    children.append(_scope_node(f"{ptr}/branches/{b}", model, BRANCH, node, scope, b, depth, group, foreach))
             return node
         body = t.body
         if isinstance(body, TaskScope):
             if kind is ForeachTask:
-                child = ScopeNode(f"{ptr}/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
+                child = _scope_node(f"{ptr}/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
                 child.foreach = child
             else:
-                child = ScopeNode(f"{ptr}/body", body, BODY, node, scope, None, depth, group, foreach)
+                child = _scope_node(f"{ptr}/body", body, BODY, node, scope, None, depth, group, foreach)
             children.append(child)
         if kind is ConditionalTask:
             other = t.otherwise
             if other is not None and isinstance(other, TaskScope):
-                children.append(ScopeNode(f"{ptr}/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
+                children.append(_scope_node(f"{ptr}/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
         return node
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
@@ -379,13 +404,22 @@ class _ScopePass:
                                 # Resolution(REF_OUTPUT, vptr, source, target, True, port, task, scope),
                                 # without the dataclass call (as in `enter`)
                                 res = _new(Resolution)
-                                res.kind, res.pointer, res.source, res.target = REF_OUTPUT, vptr, source, target
-                                res.ok, res.port, res.reader, res.scope = True, port, task, scope
+                                res.kind = REF_OUTPUT
+                                res.pointer = vptr
+                                res.source = source
+                                res.target = target
+                                res.ok = True
+                                res.port = port
+                                res.reader = task
+                                res.scope = scope
                                 resolutions[vptr] = res
                                 dep = task.deps.get(target)
                                 if dep is None:  # Dependency(target, [vptr], False, True), likewise
                                     dep = _new(Dependency)
-                                    dep.task, dep.pointers, dep.explicit, dep.reads = target, [vptr], False, True
+                                    dep.task = target
+                                    dep.pointers = [vptr]
+                                    dep.explicit = False
+                                    dep.reads = True
                                     task.deps[target] = dep
                                 else:
                                     dep.pointers.append(vptr)
@@ -625,14 +659,23 @@ class _ScopePass:
             # Resolution(kind, ptr, source, target, True, port, reader, scope) without the
             # dataclass call (as in `enter`)
             res = _new(Resolution)
-            res.kind, res.pointer, res.source, res.target = kind, ptr, source, target
-            res.ok, res.port, res.reader, res.scope = True, port, reader, scope
+            res.kind = kind
+            res.pointer = ptr
+            res.source = source
+            res.target = target
+            res.ok = True
+            res.port = port
+            res.reader = reader
+            res.scope = scope
             self.resolutions[ptr] = res
             if reader is not None:
                 dep = reader.deps.get(target)  # add_dep(reader, target, ptr, explicit=False)
                 if dep is None:  # Dependency(target, [ptr], False, True), likewise
                     dep = _new(Dependency)
-                    dep.task, dep.pointers, dep.explicit, dep.reads = target, [ptr], False, True
+                    dep.task = target
+                    dep.pointers = [ptr]
+                    dep.explicit = False
+                    dep.reads = True
                     reader.deps[target] = dep
                 else:
                     dep.pointers.append(ptr)
@@ -1365,6 +1408,33 @@ _LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
 
 _new = object.__new__
 """An IR node without its dataclass `__init__`, on the hot paths that set every field."""
+
+
+def _scope_node(
+    pointer: str, model: Any, role: ScopeRole, owner: Any, parent: ScopeNode | None,
+    branch: int | None, depth: int, group: GroupNode | None, foreach: ScopeNode | None,
+) -> ScopeNode:
+    """`ScopeNode(pointer, model, role, owner, parent, branch, depth, group, foreach)`
+    without the dataclass call (every field set; tests/test_scope_fast_paths.py compares
+    them all against `make_task`'s)."""
+    node = _new(ScopeNode)
+    node.pointer = pointer
+    node.model = model
+    node.role = role
+    node.owner = owner
+    node.parent = parent
+    node.branch = branch
+    node.depth = depth
+    node.group = group
+    node.foreach = foreach
+    node.tasks = []
+    node.always = []
+    node.outputs = []
+    node.order = []
+    node.always_order = []
+    node.captures = {}
+    node.has_cycle = False
+    return node
 
 _COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
 """Task classes with child scopes that `make_compound` makes (the others: `make_task`)."""
