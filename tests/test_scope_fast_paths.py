@@ -110,3 +110,28 @@ def test_fast_paths_give_what_the_general_paths_give(monkeypatch: pytest.MonkeyP
         assert fast == _check(data, path, True, monkeypatch), path
         checked += 1
     assert checked > 100
+
+
+def test_the_nodes_built_without_the_dataclass_call_have_every_field() -> None:
+    """`_resolution`, `_dependency`, `_capture`, `_output_decl` and `_scope_node` give what
+    their classes' constructors give, field by field (a field added to a class must be
+    added there too: an unset slot fails `getattr`)."""
+    import dataclasses
+
+    from taskplan.ir.checked import Capture, Dependency, OutputDecl, Resolution, ScopeNode, ScopeRole
+
+    a, b, c, d = object(), object(), object(), object()
+    pairs = [
+        (scope_pass._resolution("output", "/p", "s", a, False, "port", b, c), Resolution("output", "/p", "s", a, False, "port", b, c)),
+        (scope_pass._dependency(a, ["/p"], True, False), Dependency(a, ["/p"], True, False)),
+        (scope_pass._capture("output", "s", None, a), Capture("output", "s", None, a)),
+        (scope_pass._output_decl("n", a, "/p", False), OutputDecl("n", a, "/p", False)),
+        (
+            scope_pass._scope_node("/p", a, ScopeRole.BODY, b, c, 1, 2, d, None),
+            ScopeNode("/p", a, ScopeRole.BODY, b, c, 1, 2, d, None),
+        ),
+    ]
+    for built, expected in pairs:
+        assert type(built) is type(expected)
+        for f in dataclasses.fields(expected):
+            assert getattr(built, f.name) == getattr(expected, f.name), (type(expected).__name__, f.name)

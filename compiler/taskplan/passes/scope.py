@@ -269,7 +269,7 @@ class _ScopePass:
             if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                 optr = f"{sptr}/outputs/{i}"
                 usable = not bad_names or f"{optr}/name" not in bad_names
-                scope.outputs.append(OutputDecl(name, o, optr, usable))
+                scope.outputs.append(_output_decl(name, o, optr, usable))
         always = scope.always
         for i, t in enumerate(model.always):
             always.append(make_task(t, f"{sptr}/always/{i}", scope, i, True))
@@ -437,9 +437,14 @@ class _ScopePass:
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
-            for slot, ptr, value in task_value_slots(model, task.pointer):
-                if slot != "default":  # literal positions: the types pass checks them
-                    values(ptr, value, task, scope)
+            if inline and kind is ConditionalTask:  # (task_value_slots of a compound task, inline: no generator)
+                values(f"{task.pointer}/condition", model.condition, task, scope)
+            elif inline and kind is ForeachTask:
+                values(f"{task.pointer}/items", model.items, task, scope)
+            elif not inline or (kind is not SequenceTask and kind is not ParallelTask):  # (no values of their own)
+                for slot, ptr, value in task_value_slots(model, task.pointer):
+                    if slot != "default":  # literal positions: the types pass checks them
+                        values(ptr, value, task, scope)
             ports(task)  # (it depends on the task alone, once a call's group is resolved)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
@@ -533,7 +538,7 @@ class _ScopePass:
     def add_dep(task: TaskNode, target: TaskNode, pointer: str, *, explicit: bool) -> None:
         dep = task.deps.get(target)
         if dep is None:
-            dep = task.deps[target] = Dependency(target)
+            dep = task.deps[target] = _dependency(target, [], False, False)
         dep.pointers.append(pointer)
         if explicit:
             dep.explicit = True
@@ -545,7 +550,7 @@ class _ScopePass:
         key = (kind, source, port)
         cap = scope.captures.get(key)
         if cap is None:
-            cap = scope.captures[key] = Capture(kind, source, port, target)
+            cap = scope.captures[key] = _capture(kind, source, port, target)
         cap.pointers.append(pointer)
 
     def describe(self, node: Any) -> str:
@@ -566,7 +571,7 @@ class _ScopePass:
             ptr = f"{task.pointer}/dependsOn/{j}"
             if not isinstance(name, str):
                 continue
-            res = self.record(Resolution(REF_DEPENDS, ptr, name, reader=task, scope=task.scope))
+            res = self.record(_resolution(REF_DEPENDS, ptr, name, None, True, None, task, task.scope))
             subject = {"task": task.id} if task.id is not None else {}
             target = self.cp.by_id.get(name)
             if not isinstance(target, TaskNode):
@@ -695,10 +700,10 @@ class _ScopePass:
     ) -> None:
         """`read_task` once `source` is looked up (`target`: what the ID names, if anything)."""
         if type(target) is TaskNode:
-            res = Resolution(kind, ptr, source, target, True, port, reader, scope)
+            res = _resolution(kind, ptr, source, target, True, port, reader, scope)
             self.resolutions[ptr] = res
         else:
-            self.resolutions[ptr] = res = Resolution(kind, ptr, source, None, False, port, reader, scope)
+            self.resolutions[ptr] = res = _resolution(kind, ptr, source, None, False, port, reader, scope)
             rep = self.reporter
             src_ptr = f"{ptr}/source"
             subject = self.subject(reader, scope, ptr)
@@ -921,7 +926,7 @@ class _ScopePass:
     def read_input(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         if not isinstance(source, str):
             return
-        res = self.record(Resolution(REF_INPUT, ptr, source, reader=reader, scope=scope))
+        res = self.record(_resolution(REF_INPUT, ptr, source, None, True, None, reader, scope))
         rep = self.reporter
         src_ptr = f"{ptr}/source"
         subject = self.subject(reader, scope, ptr)
@@ -994,7 +999,7 @@ class _ScopePass:
     def read_choice(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         if not isinstance(source, str):
             return
-        res = self.record(Resolution("choice", ptr, source, reader=reader, scope=scope))
+        res = self.record(_resolution("choice", ptr, source, None, True, None, reader, scope))
         target = self.cp.by_id.get(source)
         if isinstance(target, ChoiceNode):
             res.target = target
@@ -1022,7 +1027,7 @@ class _ScopePass:
         )
 
     def read_item(self, kind: str, ptr: str, reader: TaskNode | None, scope: ScopeNode) -> None:
-        res = self.record(Resolution(kind, ptr, None, reader=reader, scope=scope))
+        res = self.record(_resolution(kind, ptr, None, None, True, None, reader, scope))
         body = scope.foreach
         if body is not None and isinstance(body.owner, TaskNode):
             res.target = body.owner
@@ -1408,6 +1413,55 @@ _LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
 
 _new = object.__new__
 """An IR node without its dataclass `__init__`, on the hot paths that set every field."""
+
+
+# The IR nodes made once per reference, task or scope, without the dataclass call (its
+# argument tuple, keyword dict, frame and default factories): every field set, in the
+# class's order. tests/test_scope_fast_paths.py holds each to its class's constructor.
+
+
+def _resolution(
+    kind: str, pointer: str, source: str | None, target: Any, ok: bool, port: str | None,
+    reader: TaskNode | None, scope: ScopeNode | None,
+) -> Resolution:
+    res = _new(Resolution)
+    res.kind = kind
+    res.pointer = pointer
+    res.source = source
+    res.target = target
+    res.ok = ok
+    res.port = port
+    res.reader = reader
+    res.scope = scope
+    return res
+
+
+def _dependency(task: TaskNode, pointers: list[str], explicit: bool, reads: bool) -> Dependency:
+    dep = _new(Dependency)
+    dep.task = task
+    dep.pointers = pointers
+    dep.explicit = explicit
+    dep.reads = reads
+    return dep
+
+
+def _capture(kind: str, source: str | None, port: str | None, target: Any) -> Capture:
+    cap = _new(Capture)
+    cap.kind = kind
+    cap.source = source
+    cap.port = port
+    cap.target = target
+    cap.pointers = []
+    return cap
+
+
+def _output_decl(name: str, model: TaskOutput, pointer: str, usable: bool) -> OutputDecl:
+    decl = _new(OutputDecl)
+    decl.name = name
+    decl.model = model
+    decl.pointer = pointer
+    decl.usable = usable
+    return decl
 
 
 def _scope_node(
