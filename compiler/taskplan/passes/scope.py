@@ -437,14 +437,9 @@ class _ScopePass:
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(f"{ptr}/inputs/{i}/value", v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
-            if inline and kind is ConditionalTask:  # (task_value_slots of a compound task, inline: no generator)
-                values(f"{task.pointer}/condition", model.condition, task, scope)
-            elif inline and kind is ForeachTask:
-                values(f"{task.pointer}/items", model.items, task, scope)
-            elif not inline or (kind is not SequenceTask and kind is not ParallelTask):  # (no values of their own)
-                for slot, ptr, value in task_value_slots(model, task.pointer):
-                    if slot != "default":  # literal positions: the types pass checks them
-                        values(ptr, value, task, scope)
+            for slot, ptr, value in task_value_slots(model, task.pointer):
+                if slot != "default":  # literal positions: the types pass checks them
+                    values(ptr, value, task, scope)
             ports(task)  # (it depends on the task alone, once a call's group is resolved)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
