@@ -483,3 +483,71 @@ def test_compiled_schemas_are_plainly_valid():
     schemas = [step["schema"] for wf in doc["workflows"].values() for step in wf["steps"] + wf.get("finally", []) if "schema" in step]
     schemas += [decl["type"] for wf in doc["workflows"].values() for decl in list(wf.get("inputs", {}).values()) + list(wf.get("outputs", {}).values()) if "type" in decl]
     assert len(schemas) > 10 and all(validate_module._plainly_valid(s) for s in schemas)
+
+
+# --- the accept path's schema verdicts (`_SchemaVerdicts`) ----------------------------------------
+
+class _Mapping(dict):
+    pass
+
+
+class _Text(str):
+    pass
+
+
+def _variant(value, rng: random.Random, subclasses: bool):
+    """Data `==` to `value` that may differ in what `==` overlooks: each container and string
+    a new object (or, with `subclasses`, a subclass' instance), a mapping's key order, a
+    boolean or an integer for an equal number of another type."""
+    t = type(value)
+    if t is dict:
+        items = [(_variant(k, rng, subclasses) if rng.random() < 0.2 else k, _variant(v, rng, subclasses))
+                 for k, v in value.items()]
+        if rng.random() < 0.3:
+            items.reverse()
+        return (_Mapping if subclasses and rng.random() < 0.1 else dict)(items)
+    if t is list:
+        return [_variant(v, rng, subclasses) for v in value]
+    if t is str:
+        return _Text(value) if subclasses and rng.random() < 0.1 else "".join(list(value))
+    if (t is bool or t is int) and rng.random() < 0.4:
+        others = [v for v in (int(value), bool(value), float(value)) if type(v) is not t and v == value]
+        return rng.choice(others) if others else value
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(_schemas(), st.integers(0, 2**32), st.booleans())
+def test_schema_verdicts_are_those_of_the_problem(schema, seed, subclasses):
+    """Each verdict, however the schemas before it were found (by identity, by `==` to an
+    earlier one of the same shape, or by the memo's key), is whether `problem_of` finds
+    nothing; with subclasses of dict and str, which `problem_of` checks less, "valid" is
+    still never said of a schema it finds something in."""
+    rng = random.Random(seed)
+    wrapped = {"type": "object", "properties": {"a": schema}, "additionalProperties": False, "required": ["a"]}
+    sequence = [schema, wrapped] + [_variant(rng.choice([schema, wrapped]), rng, subclasses) for _ in range(6)]
+    sequence += [rng.choice(sequence) for _ in range(4)]  # the same objects again
+    for problem_of in (validate_module._embedded_schema_problem, validate_module._llm_schema_problem,
+                       validate_module._input_type_problem):
+        verdicts = validate_module._SchemaVerdicts(problem_of)
+        for item in sequence:
+            verdict, fine = verdicts(item), problem_of(item) is None
+            assert verdict == fine or (subclasses and not verdict), (problem_of.__name__, item)
+
+
+def test_schema_verdicts_compare_the_number_types():
+    """`==` holds for `1` and `True`: an equal schema whose integer is a boolean is not given the
+    verdict of the earlier one; an equal one with the same types is, without `problem_of`."""
+    calls = []
+
+    def problem_of(schema):
+        calls.append(schema)
+        return validate_module._embedded_schema_problem(schema)
+
+    verdicts = validate_module._SchemaVerdicts(problem_of)
+    assert verdicts({"type": "string", "minLength": 1}) is True
+    assert verdicts({"type": "string", "minLength": True}) is False  # not an integer for the metaschema
+    assert len(calls) == 2
+    assert verdicts({"minLength": 1, "type": "string"}) is True  # found by `==` (key order aside)
+    assert verdicts({"type": "string", "minLength": 1.0}) is True
+    assert len(calls) == 3  # the float is not compared: the memo's key

@@ -1299,6 +1299,90 @@ class _SchemaMemo:
         return problem
 
 
+class _SchemaVerdicts:
+    """Whether `problem_of(schema)` is None, once per schema of a document, for the accept
+    path (which reads no more than that). As `_SchemaMemo`, and before its key: an earlier
+    schema of the same shape (length and `type`) that is `==` to this one gives its verdict
+    (a C comparison, about half the cost of the key: compiled output builds equal schemas as
+    separate objects hundreds of times), when each of its booleans and integers has the
+    same type here (`==` holds for `True`, `1` and `1.0` alike). Why that suffices: the
+    two may then differ only in key order, which no verdict depends on (each problem is
+    found whatever the order of the walk; the JSON text is sorted), and in subclasses of
+    dict or str, where `problem_of` checks less (skips a node not exactly a dict) or reads
+    the same JSON text: "valid" is then still right, and a wrong "not valid" only sends
+    the document to the full path. A schema with a float is never such an earlier one.
+    tests/test_validate_fast_paths.py holds this to `problem_of`."""
+
+    __slots__ = ("memo", "by_id", "by_shape")
+
+    _SHAPE_SLOTS = 4
+    """Earlier schemas compared per shape, the latest first: a bound on the comparisons."""
+
+    def __init__(self, problem_of: Callable[[Any], tuple[tuple, str] | None]):
+        self.memo = _SchemaMemo(problem_of)
+        self.by_id: dict[int, tuple[Any, bool]] = {}
+        self.by_shape: dict[tuple, list[tuple[Any, list, bool]]] = {}
+
+    def __call__(self, schema: Any) -> bool:
+        seen = self.by_id.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            return seen[1]
+        shape = None
+        if type(schema) is dict:
+            kind = schema.get("type")
+            shape = (len(schema), kind if type(kind) is str else None)
+            earlier = self.by_shape.get(shape)
+            if earlier is not None:
+                for other, numbers, ok in earlier:
+                    try:
+                        if other != schema:
+                            continue
+                    except RecursionError:  # pragma: no cover - readers give data of limited depth
+                        break
+                    if _same_number_types(schema, numbers):
+                        self.by_id[id(schema)] = (schema, ok)
+                        return ok
+        ok = self.memo(schema) is None
+        self.by_id[id(schema)] = (schema, ok)
+        if shape is not None:
+            numbers = _number_leaves(schema)
+            if numbers is not None:
+                slots = self.by_shape.setdefault(shape, [])
+                slots.insert(0, (schema, numbers, ok))
+                del slots[self._SHAPE_SLOTS:]
+        return ok
+
+
+def _number_leaves(schema: Any) -> list[tuple[tuple, type]] | None:
+    """Where a schema holds a boolean or an integer (its path) and which; None: it holds
+    a float (or something not plain data), which `_SchemaVerdicts` never compares to."""
+    leaves: list[tuple[tuple, type]] = []
+    stack: list[tuple[Any, tuple]] = [(schema, ())]
+    while stack:
+        node, where = stack.pop()
+        t = type(node)
+        if t is dict:
+            stack.extend((v, where + (k,)) for k, v in node.items())
+        elif t is list:
+            stack.extend((v, where + (i,)) for i, v in enumerate(node))
+        elif t is bool or t is int:
+            leaves.append((where, t))
+        elif t is not str and node is not None:
+            return None
+    return leaves
+
+
+def _same_number_types(schema: Any, numbers: list[tuple[tuple, type]]) -> bool:
+    """Whether `schema` (`==` to the one `numbers` was found in) has the same type at each."""
+    for where, t in numbers:
+        node = schema
+        for step in where:
+            node = node[step]
+        if type(node) is not t:
+            return False
+    return True
+
+
 def _embedded_schema_problem(schema: Any) -> tuple[tuple, str] | None:
     """Where and why an embedded schema is not a valid draft 2020-12 schema; None: it is."""
     return None if _plainly_valid(schema) else _schema_problem(_canonical(schema))
@@ -1506,7 +1590,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "by_kind", "found", "calls",
-                 "wants_item", "schema_problems", "llm_schema_problems", "input_type_problems", "wf_inputs", "wf_name",
+                 "wants_item", "schema_ok", "llm_schema_ok", "input_type_ok", "wf_inputs", "wf_name",
                  "ids", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds",
                  "required")
 
@@ -1524,9 +1608,9 @@ class _Accept:
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
         # (Each its `__call__` bound: a call of it costs less than one of the instance.)
-        self.schema_problems = _SchemaMemo(_embedded_schema_problem).__call__
-        self.llm_schema_problems = _SchemaMemo(_llm_schema_problem).__call__
-        self.input_type_problems = _SchemaMemo(_input_type_problem).__call__
+        self.schema_ok = _SchemaVerdicts(_embedded_schema_problem).__call__
+        self.llm_schema_ok = _SchemaVerdicts(_llm_schema_problem).__call__
+        self.input_type_ok = _SchemaVerdicts(_input_type_problem).__call__
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
         self.wf_calls: dict[str, list[tuple[int, str]]] = {}
@@ -1581,7 +1665,7 @@ class _Accept:
                 return False
         self.required[name] = required = set()
         for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
-            if self.input_type_problems(decl["type"]) is not None:
+            if not self.input_type_ok(decl["type"]):
                 return False
             if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
                 return False
@@ -1591,7 +1675,7 @@ class _Accept:
             self.section = "outputs"
             self.ran = top_ran
             for out in outputs.values():
-                if "type" in out and not self._schema_ok(out["type"]):
+                if "type" in out and not self.schema_ok(out["type"]):
                     return False
                 if "expr" in out and not self._expression(out["expr"]):
                     return False
@@ -1691,13 +1775,13 @@ class _Accept:
                 if match.group(1) not in values:
                     return False
         elif kind == "llm.call":
-            if self.llm_schema_problems(node["schema"]) is not None:
+            if not self.llm_schema_ok(node["schema"]):
                 return False
         elif kind == "value.project":
-            if "schema" in node and not self._schema_ok(node["schema"]):
+            if "schema" in node and not self.schema_ok(node["schema"]):
                 return False
         elif kind == "value.validate":
-            if not self._schema_ok(node["schema"]):
+            if not self.schema_ok(node["schema"]):
                 return False
         return True
 
@@ -1758,10 +1842,6 @@ class _Accept:
             return name in self.wf_inputs
         self.wants_item.append(self.wf_name)  # `data.item` / `data.index`: a loop body only
         return True
-
-    def _schema_ok(self, schema: Any) -> bool:
-        """`_Validator._check_schema` finds nothing."""
-        return self.schema_problems(schema) is None
 
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a
