@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from taskplan.passes import validate as validate_module
 from taskplan.source.document import SourceDocument
 from taskplan.workflow import dialect as d
 from taskplan.workflow import structure
+from taskplan.workflow.fastschema import ecma_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
 VALID = sorted((ROOT / "fixtures" / "workflows" / "valid").glob("*.yaml"))
@@ -116,6 +118,7 @@ def _stepwise_valid(doc) -> bool:
     root, by_kind, _found = structure.step_predicates()
     if not root(doc):
         return False
+    ids = []
     for items in _step_lists(doc):
         for step in items:
             if not isinstance(step, dict):
@@ -123,7 +126,28 @@ def _stepwise_valid(doc) -> bool:
             kind = d.step_kind(step.get("type"))
             if kind is None or not by_kind[kind](step):
                 return False
-    return True
+            ids.append(step["id"])
+    return structure.step_ids_ok(ids, len(ids))
+
+
+_ID_SAMPLES = ["a", "a\na", "A-b_9", "x" * 64, "x" * 65, "__a", "__a.b", "__a.b-c_d.e", "__", "__.a", "__a.", "__a..b", "_a.b", "a.b",
+               "", "a\n", "\na", "a b", "é", "__é", "___.a", "__-"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="aZ9_-.\n é", max_size=8) | st.sampled_from(_ID_SAMPLES), min_size=1, max_size=5))
+def test_step_ids_are_matched_together_as_one_by_one(ids):
+    """`step_ids_ok` (the IDs of a document joined, one regex call) holds exactly when each
+    ID matches STEP_ID_PATTERN (a search of it, as the schema's checks do)."""
+    search = re.compile(ecma_pattern(d.STEP_ID_PATTERN)).search
+    assert structure.step_ids_ok(iter(ids), len(ids)) == all(search(i) is not None for i in ids), ids
+
+
+@pytest.mark.parametrize("sid", _ID_SAMPLES)
+def test_a_step_id_is_checked_as_the_structure_predicate_does(sid):
+    doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [{"id": sid, "type": "set", "value": 1}]}}}
+    assert _stepwise_valid(doc) == structure._valid()(doc)
+    assert _check(doc) == structure._valid()(doc)
 
 
 def test_compiled_output_is_accepted(tmp_path_factory):

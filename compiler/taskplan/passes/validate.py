@@ -41,6 +41,7 @@ import json
 import marshal
 import threading
 from collections.abc import Callable, Iterable
+from itertools import chain
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -55,7 +56,7 @@ from taskplan.workflow import dialect as d
 from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.schema import schema as _dialect_schema
-from taskplan.workflow.structure import check_structure, step_predicates
+from taskplan.workflow.structure import check_structure, step_ids_ok, step_predicates
 
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
 _called_plain_expression = ex.CALLED_PLAIN_EXPRESSION.fullmatch
@@ -1591,7 +1592,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "by_kind", "found", "calls",
                  "wants_item", "schema_ok", "llm_schema_ok", "input_type_ok", "wf_inputs", "wf_name",
-                 "ids", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds",
+                 "ids", "id_sets", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds",
                  "required")
 
     def __init__(self, tree: Any, limits: Limits):
@@ -1632,9 +1633,12 @@ class _Accept:
         entry = tree["entrypoint"]
         if entry not in workflows:
             return False
+        self.id_sets = []
         for name, node in workflows.items():
             if not self._workflow(name, node):
                 return False
+        if not step_ids_ok(chain.from_iterable(self.id_sets), self.steps_seen):  # one ID per step walked
+            return False
         return self._graph(workflows, entry)
 
     def _workflow(self, name: str, node: dict) -> bool:
@@ -1642,8 +1646,10 @@ class _Accept:
         inputs = node.get("inputs", {})
         outputs = node.get("outputs", {})
         self.wf_inputs = inputs
-        self.ids = set()
-        """The workflow's step IDs so far (each is unique in it)."""
+        self.ids = ids = set()
+        """The workflow's step IDs so far (each is unique in it; matched against the pattern
+        once all are known: `step_ids_ok`)."""
+        self.id_sets.append(ids)
         self.ran = {}
         """Step ID -> kind, for the steps that have run before the step being checked:
         the earlier ones of its list and of each enclosing step's list (the lists that
@@ -1695,6 +1701,7 @@ class _Accept:
         called_plain_expression = _called_plain_expression
         max_chars = self.max_chars
         kinds = self.kinds
+        result_fields = _RESULT_FIELDS
         finally_ = self.section == "finally"
         outer_guards = self.guards
         if items and level > self.levels[self.wf_name]:
@@ -1729,7 +1736,17 @@ class _Accept:
                 if plain is None:
                     if not unusual(text):
                         return False
-                elif len(text) > max_chars or not reference(*plain.groups()):
+                    continue
+                if len(text) > max_chars:
+                    return False
+                root, name, quoted, first, second = plain.groups()
+                if first is not None and quoted is None and root == "steps":
+                    # the commonest read, a field of a step of the same list that has run
+                    # (`_reference`'s first case, inline; all else is left to it)
+                    read = ran.get(name)
+                    if read is not None and first in result_fields[read] and (read != "workflow.call" or second is None):
+                        continue
+                if not reference(root, name, quoted, first, second):
                     return False
             if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
                 return False

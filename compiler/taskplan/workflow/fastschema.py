@@ -544,7 +544,8 @@ class PredicateCompiler:
         self.patterns = patterns or {}
         """Pattern -> a Python expression over the string `{v}` that holds exactly when the
         pattern matches, for patterns where a regex call costs more than it must; `{search}`
-        in it is the pattern's own compiled search."""
+        in it is the pattern's own compiled search. "True": not matched here (the caller
+        matches those strings itself)."""
         self.inline = inline or {}
         """Overridden `$ref` -> a Python expression over the value `{v}` that holds exactly when
         its predicate does, written where the `$ref` is (not in tested subschemas): the
@@ -722,7 +723,8 @@ class PredicateCompiler:
                 test = self.patterns.get(pattern, "{search}({v}) is not None").format(v=v, search=search)
             else:
                 test = f"{self._constant(re.compile(whole).fullmatch)}({v}) is not None"
-            inner.append(f"{pad}if not ({test}): return False")
+            if test != "True":  # a pattern checked elsewhere
+                inner.append(f"{pad}if not ({test}): return False")
         self._guarded(f"type({v}) is str", inner, out, depth, known == "string")
 
     def _number(self, schema: dict, v: str, out: list[str], depth: int) -> None:

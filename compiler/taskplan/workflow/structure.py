@@ -19,6 +19,8 @@ tests/test_workflow_schema.py checks that validity agrees with jsonschema.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -332,6 +334,25 @@ _PUSHING_TESTS = {
 }
 
 
+# The step ID pattern as the accept path checks it: once for all the IDs of a document,
+# joined by newlines (which no valid ID holds), instead of a regex call per step (the call
+# cost more than the match). Each branch must end at the ID's end, and is atomic
+# (`(?>...)`, `{1,64}+`, `++`, `*+`: never retried): a generated ID's `.` ends the
+# business-ID branch at once, and a later ID's failure does not try earlier ones again.
+# tests/test_validate_accept.py holds it to STEP_ID_PATTERN.
+_ID = r"(?>[A-Za-z0-9_-]{1,64}+(?=\n|\Z)|__[A-Za-z0-9_-]++(?:\.[A-Za-z0-9_-]++)*+(?=\n|\Z))"
+_STEP_IDS = re.compile(rf"{_ID}(?:\n{_ID})*+")
+
+
+def step_ids_ok(ids: Iterable[str], count: int) -> bool:
+    """Whether each of the `count` strings `ids` matches STEP_ID_PATTERN (one with a newline
+    does not: then the joined text has more newlines than separators)."""
+    if not count:
+        return True
+    text = "\n".join(ids)
+    return text.count("\n") == count - 1 and _STEP_IDS.fullmatch(text) is not None
+
+
 @lru_cache(maxsize=1)
 def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
     """For the validate pass's accept path, which walks the steps itself (one walk for the
@@ -340,9 +361,10 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
     EXECUTOR), whose `steps` lists likewise; the list those predicates append every
     expression of the step to: its data trees' and its expression fields' (`when`,
     `items`, `prompt`, `from`, `value`, a case's `when`), in no particular order). The
-    document predicate holds and every step of every `steps` list (a workflow's `steps`
+    document predicate holds, every step of every `steps` list (a workflow's `steps`
     and `finally`, a switch case's and default's `steps`) is a mapping whose kind's
-    predicate holds, exactly when `check_structure` finds nothing
+    predicate holds, and `step_ids_ok` of their IDs (which the step predicates do not
+    match against the pattern), exactly when `check_structure` finds nothing
     (tests/test_validate_accept.py)."""
     found: list[str] = []
     overrides = {
@@ -359,7 +381,9 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
         known = "_known_" + ref.rsplit("/", 1)[1]  # the set itself, not an attribute read each time
         constants[known] = remembering.known
         inline[ref] = f"(type({{v}}) is str and {{v}} in {known}) or {{fn}}({{v}})"
-    compiler = PredicateCompiler(schema(), overrides, _PATTERN_TESTS, inline, constants)
+    patterns = dict(_PATTERN_TESTS)
+    patterns[d.STEP_ID_PATTERN] = "True"  # `step_ids_ok`, once all IDs are known
+    compiler = PredicateCompiler(schema(), overrides, patterns, inline, constants)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
     return root, dict(zip(kinds, predicates)), found
