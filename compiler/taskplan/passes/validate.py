@@ -1603,8 +1603,6 @@ class _Accept:
         self.steps_seen = 0
         self.kinds: dict[str, str] = {}
         """Step type -> its kind (`d.step_kind`), for the types seen."""
-        self.calls: list[tuple] = []
-        """(caller workflow, target name, loop, input)."""
         self.wants_item: list[str] = []
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
@@ -1614,8 +1612,9 @@ class _Accept:
         self.input_type_ok = _SchemaVerdicts(_input_type_problem).__call__
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
-        self.wf_calls: dict[str, list[tuple[int, str]]] = {}
-        """workflow -> (level of the calling step, called workflow) for each of its calls."""
+        self.wf_calls: dict[str, list[tuple[int, str, bool, Any]]] = {}
+        """workflow -> (level of the calling step, called workflow, by a loop, input) for each
+        of its calls (`calls`: the current workflow's)."""
         self.required: dict[str, set[str]] = {}
         """workflow -> its required inputs (`_input_required`), found as its inputs are checked."""
 
@@ -1658,7 +1657,7 @@ class _Accept:
         self.callees = {}
         """A `workflow.call` step's ID -> the workflow it calls (for `outputs.<name>`)."""
         self.levels[name] = 0
-        self.wf_calls[name] = []
+        self.wf_calls[name] = self.calls = []
         self.guards = frozenset()
         self.section = "steps"
         if not self._list(node["steps"], 1):
@@ -1760,18 +1759,15 @@ class _Accept:
     def _special(self, kind: str, node: dict, level: int) -> bool:
         """The checks of the step types other than executor and `set`: their calls,
         templates, schemas and inline steps (their expressions are in `found`)."""
-        calls = self.wf_calls[self.wf_name]
         if kind in d.LOOP_TYPES:
-            self.calls.append((self.wf_name, node["call"], True, node.get("input")))
-            calls.append((level, node["call"]))
+            self.calls.append((level, node["call"], True, node.get("input")))
         elif kind == "workflow.call":
             self.callees[node["id"]] = node["workflow"]
-            self.calls.append((self.wf_name, node["workflow"], False, node.get("input")))
-            calls.append((level, node["workflow"]))
+            self.calls.append((level, node["workflow"], False, node.get("input")))
         elif kind == "parallel":
+            calls = self.calls
             for branch in node["branches"]:
-                self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
-                calls.append((level, branch["call"]))
+                calls.append((level, branch["call"], False, branch.get("input")))
         elif kind == "switch":
             branches = list(node["cases"])
             if "default" in node:
@@ -1779,8 +1775,7 @@ class _Accept:
             guards = self.guards
             for branch in branches:
                 if "call" in branch:
-                    self.calls.append((self.wf_name, branch["call"], False, branch.get("input")))
-                    calls.append((level, branch["call"]))
+                    self.calls.append((level, branch["call"], False, branch.get("input")))
                 if "steps" in branch:
                     if not self._list(branch["steps"], level + 1):
                         return False
@@ -1863,43 +1858,51 @@ class _Accept:
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a
         workflow that reads `data.item` is run only by loops; no cycle; depth within the limit."""
-        callers: dict[str, int] = {}
+        called: set[str] = set()
         non_loop: set[str] = set()
         required = self.required
-        for _caller, target, loop, given in self.calls:
-            callee = workflows.get(target)
-            if callee is None:
-                return False
-            declared = callee.get("inputs", {})
-            if given is None:
-                given = {}
-            if not given.keys() <= declared.keys() or not given.keys() >= required[target]:
-                return False
-            callers[target] = callers.get(target, 0) + 1
-            if not loop:
-                non_loop.add(target)
-        for name in self.wants_item:
-            if name == entry or name not in callers or name in non_loop:
-                return False
-        # heights, callees first (Kahn): a workflow left over is on a cycle
-        remaining = {name: len(calls) for name, calls in self.wf_calls.items()}
         called_by: dict[str, list[str]] = {}
+        order = []  # callees first (Kahn): a workflow left over is on a cycle
         for name, calls in self.wf_calls.items():
-            for _level, target in calls:
-                called_by.setdefault(target, []).append(name)
-        order = [name for name, count in remaining.items() if not count]
-        heights: dict[str, int] = {}
-        limit = self.max_depth
-        for name in order:  # grows while it is read
-            height = self.levels[name]
-            for level, target in self.wf_calls[name]:
-                if level + heights[target] > height:
-                    height = level + heights[target]
-            if height > limit:
+            if not calls:
+                order.append(name)
+                continue
+            for _level, target, loop, given in calls:
+                callee = workflows.get(target)
+                if callee is None:
+                    return False
+                if given:  # a mapping (the schema holds)
+                    declared = callee.get("inputs")
+                    if declared is None or not given.keys() <= declared.keys() or not given.keys() >= required[target]:
+                        return False
+                elif required[target]:
+                    return False
+                called.add(target)
+                if not loop:
+                    non_loop.add(target)
+                if target in called_by:
+                    called_by[target].append(name)
+                else:
+                    called_by[target] = [name]
+        for name in self.wants_item:
+            if name == entry or name not in called or name in non_loop:
                 return False
-            heights[name] = height
+        remaining = {name: len(calls) for name, calls in self.wf_calls.items() if calls}
+        heights = self.levels  # each workflow's own, then with its callees' (callees first)
+        limit = self.max_depth
+        wf_calls = self.wf_calls
+        for name in order:  # grows while it is read
+            calls = wf_calls[name]
+            if calls:
+                height = heights[name]
+                for level, target, _loop, _given in calls:
+                    if level + heights[target] > height:
+                        height = level + heights[target]
+                heights[name] = height
+            if heights[name] > limit:
+                return False
             for caller in called_by.get(name, ()):
                 remaining[caller] -= 1
                 if not remaining[caller]:
                     order.append(caller)
-        return len(order) == len(remaining)
+        return len(order) == len(wf_calls)
