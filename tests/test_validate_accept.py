@@ -115,7 +115,8 @@ def _step_lists(doc):
 
 
 def _stepwise_valid(doc) -> bool:
-    root, by_kind, _found = structure.step_predicates()
+    root, by_kind, _found, names = structure.step_predicates()
+    names.reset()
     if not root(doc):
         return False
     ids = []
@@ -127,7 +128,7 @@ def _stepwise_valid(doc) -> bool:
             if kind is None or not by_kind[kind](step):
                 return False
             ids.append(step["id"])
-    return structure.step_ids_ok(ids, len(ids))
+    return structure.step_ids_ok(ids, len(ids)) and names.ok()
 
 
 _ID_SAMPLES = ["a", "a\na", "A-b_9", "x" * 64, "x" * 65, "__a", "__a.b", "__a.b-c_d.e", "__", "__.a", "__a.", "__a..b", "_a.b", "a.b",
@@ -315,7 +316,7 @@ def test_the_collecting_data_tree_predicate(value):
 def test_the_remembering_executor_type_predicate(type_):
     step = {"id": "a", "type": type_, "input": {"request": {}}}
     doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
-    _root, by_kind, _found = structure.step_predicates()
+    _root, by_kind, _found, _names = structure.step_predicates()
     for _ in range(2):  # the second time from what it remembers
         assert by_kind[d.EXECUTOR](step) == structure._valid()(doc)
 
@@ -379,7 +380,7 @@ def _step_expressions(step: dict) -> list[str]:
 def test_the_step_predicates_push_each_expression_of_the_step(tmp_path_factory):
     """The step kinds' predicates push every expression of the step that they accept, the
     expression fields' included, and nothing of its inline steps."""
-    _root, by_kind, found = structure.step_predicates()
+    _root, by_kind, found, _names = structure.step_predicates()
     docs = _loadable(VALID) + _compiled(tmp_path_factory)
     docs.append({"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [
         {"id": "s", "type": "switch", "when": "${data.inputs.a}", "cases": [
@@ -398,17 +399,48 @@ def test_the_step_predicates_push_each_expression_of_the_step(tmp_path_factory):
 
 @pytest.mark.parametrize("name", ["w", "a.b", "a..b", ".a", "a.", "a b", "a\n", "", "x" * 255, "x" * 256, 1, None, "é", "$a"])
 def test_the_remembering_name_predicates(name):
-    """Names (a call's target, its input keys) and placeholder names, accepted the second
-    time from what the predicates remember, exactly as the structure predicate says."""
+    """Names (a call's target, its input keys: pending until `names.ok`, known after it) and
+    placeholder names, accepted the second time from what the predicates remember, exactly
+    as the structure predicate says."""
     call = {"id": "a", "type": "workflow.call", "workflow": name}
     if isinstance(name, str):
         call["input"] = {name: 1}
     render = {"id": "b", "type": "template.render", "template": "t", "values": {name: "v"} if isinstance(name, str) else {}}
-    _root, by_kind, _found = structure.step_predicates()
+    _root, by_kind, _found, names = structure.step_predicates()
     for step in (call, render):
         doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}}
         for _ in range(2):
-            assert by_kind[step["type"]](step) == structure._valid()(doc), step
+            names.reset()
+            assert (by_kind[step["type"]](step) and names.ok()) == structure._valid()(doc), step
+    assert (name in names.known) == (isinstance(name, str) and structure._valid()(
+        {"version": 1, "name": "x", "entrypoint": "main", "workflows": {name: {"steps": []}}}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="aZ9_-.\n é", max_size=8), min_size=1, max_size=5))
+def test_pending_names_are_matched_together_as_one_by_one(pending):
+    """`PendingNames.ok` (one regex call over the names joined) holds exactly when each name
+    matches NAME_PATTERN (a search of it, as the schema's checks do)."""
+    search = re.compile(ecma_pattern(d.NAME_PATTERN)).search
+    names = structure.PendingNames()
+    for name in pending:
+        if name not in names.known:  # as the predicates take them
+            names.take(name)
+    ok = all(search(n) is not None for n in pending)
+    assert names.ok() == ok, pending
+    assert (names.known == set(pending)) if ok else not names.known
+    assert not names.pending
+
+
+def test_a_document_that_stops_early_leaves_no_name_known():
+    """A name taken from a document that the accept path leaves before matching its names
+    (here: two steps with one ID) is not known to the next document."""
+    _root, _by_kind, _found, names = structure.step_predicates()
+    step = {"id": "a", "type": "workflow.call", "workflow": "w..x"}
+    doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step, dict(step)]}, "w..x": {"steps": []}}}
+    assert not validate_module._accepts(doc, DEFAULT_LIMITS)
+    assert "w..x" not in names.known and not names.pending
+    assert not _check({"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}})
 
 
 def _reads(read: str, where: str) -> dict:

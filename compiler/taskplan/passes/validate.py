@@ -1586,6 +1586,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
     except RecursionError:  # pragma: no cover - steps nested past the interpreter's stack
         return False
     finally:
+        step_predicates()[3].reset()  # no name known that was not matched (`PendingNames`)
         _accept_lock.release()
 
 
@@ -1625,7 +1626,8 @@ class _Accept:
         version = tree.get("version")
         if type(version) is not int or version != d.VERSION:
             return False
-        root_ok, self.by_kind, self.found = step_predicates()
+        root_ok, self.by_kind, self.found, names = step_predicates()
+        names.reset()  # what an earlier document left, if it stopped before `names.ok`
         if not root_ok(tree):
             return False
         self.workflows = workflows = tree["workflows"]
@@ -1637,6 +1639,8 @@ class _Accept:
             if not self._workflow(name, node):
                 return False
         if not step_ids_ok(chain.from_iterable(self.id_sets), self.steps_seen):  # one ID per step walked
+            return False
+        if not names.ok():
             return False
         return self._graph(workflows, entry)
 

@@ -304,9 +304,7 @@ def check_structure(tree: Any) -> list[SchemaError]:
 def _remembering(valid: Any) -> Any:
     """`valid` (a predicate of strings), remembering the strings it accepted (`.known`, up to
     4,096 a predicate): a document repeats a few executor types thousands of times, and its
-    names (a workflow's, as its key and as each call's target; an input's, as its
-    declaration's key and as each call's input key) and placeholder names several times,
-    each a regex call."""
+    placeholder names several times, each a regex call. (Names: `PendingNames`.)"""
     known: set[str] = set()
 
     def remembering(value: Any) -> bool:
@@ -320,8 +318,8 @@ def _remembering(valid: Any) -> Any:
     return remembering
 
 
-_REMEMBERED = ("#/$defs/executor_type", "#/$defs/name", "#/$defs/template_value_name")
-"""The string definitions whose values a document repeats (`_remembering`)."""
+_REMEMBERED = ("#/$defs/executor_type", "#/$defs/template_value_name")
+"""The string definitions whose values a document repeats (`_remembering`; names: `PendingNames`)."""
 
 
 # The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
@@ -353,18 +351,60 @@ def step_ids_ok(ids: Iterable[str], count: int) -> bool:
     return text.count("\n") == count - 1 and _STEP_IDS.fullmatch(text) is not None
 
 
+_NAME = r"[A-Za-z0-9_-]++(?:\.[A-Za-z0-9_-]++)*+"  # NAME_PATTERN, possessive (a part ends where no other begins)
+_NAMES = re.compile(rf"{_NAME}(?:\n{_NAME})*+")
+
+
+class PendingNames:
+    """The names (`#/$defs/name`: a workflow's, an input's, an output's, a call's target and
+    input keys) that the accept path's predicates took without their pattern (`pending`),
+    and those taken before (`known`, up to 4,096 of them: a document repeats its names,
+    each found there without a call): `ok` matches the pending ones all at once, as
+    `step_ids_ok` the step IDs. A pending name is known until `ok` or `reset` says
+    otherwise: each document starts with `reset`, so that none that failed stays known."""
+
+    __slots__ = ("pending", "known")
+
+    def __init__(self) -> None:
+        self.pending: list[str] = []
+        self.known: set[str] = set()
+
+    def take(self, name: str) -> None:
+        self.pending.append(name)
+        if len(self.known) < 4096:
+            self.known.add(name)
+
+    def ok(self) -> bool:
+        """Whether each pending name matches NAME_PATTERN (then they stay known)."""
+        pending = self.pending
+        if not pending:
+            return True
+        text = "\n".join(pending)
+        if text.count("\n") != len(pending) - 1 or _NAMES.fullmatch(text) is None:
+            self.reset()
+            return False
+        pending.clear()
+        return True
+
+    def reset(self) -> None:
+        """Forget the pending names (a name is pending only while it was not known)."""
+        self.known.difference_update(self.pending)
+        self.pending.clear()
+
+
 @lru_cache(maxsize=1)
-def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
+def step_predicates() -> tuple[Any, dict[str, Any], list[str], PendingNames]:
     """For the validate pass's accept path, which walks the steps itself (one walk for the
     schema, the references and the expressions): (the document predicate with every item
     of a `steps` list taken as valid; each step kind's predicate (built-in types and
     EXECUTOR), whose `steps` lists likewise; the list those predicates append every
     expression of the step to: its data trees' and its expression fields' (`when`,
-    `items`, `prompt`, `from`, `value`, a case's `when`), in no particular order). The
-    document predicate holds, every step of every `steps` list (a workflow's `steps`
+    `items`, `prompt`, `from`, `value`, a case's `when`), in no particular order; the
+    names those predicates took, not yet matched against their pattern). The document
+    predicate holds, every step of every `steps` list (a workflow's `steps`
     and `finally`, a switch case's and default's `steps`) is a mapping whose kind's
-    predicate holds, and `step_ids_ok` of their IDs (which the step predicates do not
-    match against the pattern), exactly when `check_structure` finds nothing
+    predicate holds, `step_ids_ok` of their IDs (which the step predicates do not match
+    against the pattern) and the names' `ok`, exactly when `check_structure` finds nothing
     (tests/test_validate_accept.py)."""
     found: list[str] = []
     overrides = {
@@ -381,9 +421,19 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str]]:
         known = "_known_" + ref.rsplit("/", 1)[1]  # the set itself, not an attribute read each time
         constants[known] = remembering.known
         inline[ref] = f"(type({{v}}) is str and {{v}} in {known}) or {{fn}}({{v}})"
+    names = PendingNames()
+    (shape_ok,) = PredicateCompiler(schema(), patterns={d.NAME_PATTERN: "True"}).refs("#/$defs/name")
+    take = names.take
+
+    def pending_name(value: Any) -> bool:  # a string of the right length: its pattern is `names.ok`'s
+        return shape_ok(value) and take(value) is None
+
+    overrides["#/$defs/name"] = pending_name
+    constants["_known_name"] = names.known
+    inline["#/$defs/name"] = "(type({v}) is str and {v} in _known_name) or {fn}({v})"
     patterns = dict(_PATTERN_TESTS)
     patterns[d.STEP_ID_PATTERN] = "True"  # `step_ids_ok`, once all IDs are known
     compiler = PredicateCompiler(schema(), overrides, patterns, inline, constants)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
-    return root, dict(zip(kinds, predicates)), found
+    return root, dict(zip(kinds, predicates)), found, names
