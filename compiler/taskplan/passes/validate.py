@@ -1564,6 +1564,8 @@ def _is_object_schema(node: dict) -> bool:
 
 # --- the accept path -------------------------------------------------------------------------------
 
+_NO_GUARDS: frozenset = frozenset()
+
 _accept_lock = threading.Lock()
 """The accept path's step predicates append to one shared list: one document at a time."""
 
@@ -1662,7 +1664,7 @@ class _Accept:
         """A `workflow.call` step's ID -> the workflow it calls (for `outputs.<name>`)."""
         self.levels[name] = 0
         self.wf_calls[name] = self.calls = []
-        self.guards = frozenset()
+        self.guards = _NO_GUARDS
         self.section = "steps"
         if not self._list(node["steps"], 1):
             return False
@@ -1672,14 +1674,22 @@ class _Accept:
             self.ran = {}
             if not self._list(node["finally"], 1):
                 return False
-        self.required[name] = required = set()
-        for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
-            if not self.input_type_ok(decl["type"]):
-                return False
-            if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
-                return False
-            if _input_required(decl):
-                required.add(input_name)
+        if inputs:
+            self.required[name] = required = set()
+            for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
+                if not self.input_type_ok(decl["type"]):
+                    return False
+                if "default" in decl:
+                    if _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                        return False
+                    if decl.get("required") is True:  # `_input_required`, inline
+                        required.add(input_name)
+                else:
+                    needed = decl.get("required")
+                    if needed is None or needed is True:
+                        required.add(input_name)
+        else:
+            self.required[name] = _NO_GUARDS  # no input: none required
         if outputs:
             self.section = "outputs"
             self.ran = top_ran
@@ -1726,13 +1736,14 @@ class _Accept:
             if sid in ids:
                 return False
             ids.add(sid)
-            if finally_ and "when" in node:
-                tested = _present_guards(node["when"])
-                if tested is None:
-                    return False  # the guard is not a valid expression
-                self.guards = outer_guards | tested
-            elif finally_:
-                self.guards = outer_guards
+            if finally_:
+                if "when" in node:
+                    tested = _present_guards(node["when"])
+                    if tested is None:
+                        return False  # the guard is not a valid expression
+                    self.guards = outer_guards | tested
+                else:
+                    self.guards = outer_guards
             for text in found:  # the step's expressions (`found` is not cleared in here)
                 # the commonest cases without a call (`_expression`, inline)
                 plain = (plain_expression if text[2] == "d" else called_plain_expression)(text)
