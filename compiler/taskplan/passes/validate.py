@@ -1715,6 +1715,7 @@ class _Accept:
         max_chars = self.max_chars
         kinds = self.kinds
         result_fields = _RESULT_FIELDS
+        wf_inputs = self.wf_inputs
         finally_ = self.section == "finally"
         outer_guards = self.guards
         if items and level > self.levels[self.wf_name]:
@@ -1754,13 +1755,19 @@ class _Accept:
                 if len(text) > max_chars:
                     return False
                 root, name, quoted, first, second = plain.groups()
-                if first is not None and quoted is None and root == "steps":
-                    # the commonest read, a field of a step of the same list that has run
-                    # (`_reference`'s first case, inline; all else is left to it)
+                # `_reference`'s commonest cases inline (all else is left to it): an input,
+                # a field of a step that has run (of the same list or an enclosing one)
+                if quoted is not None:
+                    name = quoted
+                if root == "inputs":
+                    if name not in wf_inputs:
+                        return False
+                    continue
+                if first is not None:
                     read = ran.get(name)
                     if read is not None and first in result_fields[read] and (read != "workflow.call" or second is None):
                         continue
-                if not reference(root, name, quoted, first, second):
+                if not reference(root, name, None, first, second):
                     return False
             if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
                 return False
