@@ -1340,7 +1340,13 @@ class _SchemaVerdicts:
                             continue
                     except RecursionError:  # pragma: no cover - readers give data of limited depth
                         break
-                    if _same_number_types(schema, numbers):
+                    for where, t in numbers:  # the same types where `other` has a number
+                        node = schema
+                        for step in where:
+                            node = node[step]
+                        if type(node) is not t:
+                            break
+                    else:
                         self.by_id[id(schema)] = (schema, ok)
                         return ok
         ok = self.memo(schema) is None
@@ -1371,17 +1377,6 @@ def _number_leaves(schema: Any) -> list[tuple[tuple, type]] | None:
         elif t is not str and node is not None:
             return None
     return leaves
-
-
-def _same_number_types(schema: Any, numbers: list[tuple[tuple, type]]) -> bool:
-    """Whether `schema` (`==` to the one `numbers` was found in) has the same type at each."""
-    for where, t in numbers:
-        node = schema
-        for step in where:
-            node = node[step]
-        if type(node) is not t:
-            return False
-    return True
 
 
 def _embedded_schema_problem(schema: Any) -> tuple[tuple, str] | None:
