@@ -174,7 +174,7 @@ def _data_tree_ok(push: Any) -> Any:
         if t is str:
             if "${" not in value:
                 return True
-            if len(value) >= 3 and value[:2] == "${" and value[-1] == "}":
+            if len(value) >= 3 and value[0] == "$" and value[1] == "{" and value[-1] == "}":
                 push(value)
                 return True
             return False
@@ -201,7 +201,7 @@ def _data_tree_ok(push: Any) -> Any:
                 t = type(member)
                 if t is str:
                     if "${" in member:
-                        if not (len(member) >= 3 and member[:2] == "${" and member[-1] == "}"):
+                        if not (len(member) >= 3 and member[0] == "$" and member[1] == "{" and member[-1] == "}"):
                             return False
                         push(member)
                 elif t is dict or t is list:
@@ -324,11 +324,12 @@ _REMEMBERED = ("#/$defs/executor_type", "#/$defs/template_value_name")
 
 # The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
 # (`_push(...) is None`: `list.append` gives None) onto the list the validate pass reads, in
-# place, with no call of the overriding predicate for a string or an integer.
+# place, with no call of the overriding predicate for a string or an integer. (`{v}[0] == "$"
+# and {v}[1] == "{"`: no new string, as `{v}[:2]` makes.)
 _PUSHING_TESTS = {
-    "#/$defs/value": '("${{" not in {v} or (len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None)) '
+    "#/$defs/value": '("${{" not in {v} or (len({v}) >= 3 and {v}[0] == "$" and {v}[1] == "{{" and {v}[-1] == "}}" and _push({v}) is None)) '
                      'if type({v}) is str else (type({v}) is int or {fn}({v}))',
-    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}[:2] == "${{" and {v}[-1] == "}}" and _push({v}) is None',
+    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}[0] == "$" and {v}[1] == "{{" and {v}[-1] == "}}" and _push({v}) is None',
 }
 
 
