@@ -1599,8 +1599,9 @@ class _Accept:
         self.max_chars = limits.max_expression_chars
         self.max_depth = limits.max_workflow_depth
         self.steps_seen = 0
-        self.kinds: dict[str, str] = {}
-        """Step type -> its kind (`d.step_kind`), for the types seen."""
+        self.kinds: dict[str, tuple[str, Any, bool]] = {}
+        """Step type -> its kind (`d.step_kind`), the kind's predicate and whether `_special`
+        has checks for it, for the types seen."""
         self.wants_item: list[str] = []
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
@@ -1701,7 +1702,6 @@ class _Accept:
             return False
         ids = self.ids
         ran = self.ran
-        by_kind = self.by_kind
         found = self.found
         unusual = self._unusual_expression
         reference = self._reference
@@ -1719,14 +1719,15 @@ class _Accept:
             if type(node) is not dict:
                 return False
             type_ = node.get("type")
-            kind = kinds.get(type_) if type(type_) is str else None
-            if kind is None:
+            seen = kinds.get(type_) if type(type_) is str else None
+            if seen is None:
                 kind = d.step_kind(type_)
                 if kind is None:
                     return False
-                kinds[type_] = kind
+                seen = kinds[type_] = (kind, self.by_kind[kind], kind != _EXECUTOR and kind != "set")
+            kind, valid, special = seen
             found.clear()
-            if not by_kind[kind](node):
+            if not valid(node):
                 return False
             sid = node["id"]
             if sid in ids:
@@ -1764,7 +1765,7 @@ class _Accept:
                         continue
                 if not reference(root, name, None, first, second):
                     return False
-            if kind != _EXECUTOR and kind != "set" and not self._special(kind, node, level):
+            if special and not self._special(kind, node, level):
                 return False
             ran[sid] = kind
         if level > 1:  # an inline list: later steps of the enclosing list do not read its steps
