@@ -481,3 +481,26 @@ def test_which_steps_a_read_finds(read, where, valid):
     doc = _reads(read, where)
     assert validate_module._accepts(doc, DEFAULT_LIMITS) is valid
     assert (_full_findings(doc) == []) is valid
+
+
+def test_nothing_is_remembered_from_an_earlier_document():
+    """The strings the accept path remembers (names, executor types, placeholder names) are
+    those of the document being checked: checking one costs the same whatever the process
+    checked before (no cross-document memo, which would flatter a benchmark that compiles
+    the same plan twice)."""
+    from taskplan.passes.validate import validate_data
+
+    def doc(tag):
+        return {"version": 1, "name": "x", "entrypoint": f"main_{tag}", "workflows": {f"main_{tag}": {"steps": [
+            {"id": "a", "type": "workflow.call", "workflow": f"sub_{tag}", "input": {f"in_{tag}": 1}},
+            {"id": "b", "type": "template.render", "template": "{{" + f"v_{tag}" + "}}", "values": {f"v_{tag}": "v"}},
+            {"id": "c", "type": f"svc_{tag}.call", "input": {"request": {}}},
+        ]}, f"sub_{tag}": {"inputs": {f"in_{tag}": {"type": {"type": "integer"}}}, "steps": []}}}
+
+    _root, _by_kind, _found, names = structure.step_predicates()
+    assert not validate_data(doc("one"), "").diagnostics
+    remembered = set(names.known).union(*names.remembered)
+    assert {"sub_one", "in_one", "svc_one.call"} <= remembered  # what the first document taught
+    assert not validate_data(doc("two"), "").diagnostics
+    remembered = set(names.known).union(*names.remembered)
+    assert "sub_two" in remembered and not {s for s in remembered if s.endswith("_one") or "_one." in s}

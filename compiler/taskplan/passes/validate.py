@@ -1625,7 +1625,7 @@ class _Accept:
         if type(version) is not int or version != d.VERSION:
             return False
         root_ok, self.by_kind, self.found, names = step_predicates()
-        names.reset()  # what an earlier document left, if it stopped before `names.ok`
+        names.start()  # nothing remembered from an earlier document
         if not root_ok(tree):
             return False
         self.workflows = workflows = tree["workflows"]

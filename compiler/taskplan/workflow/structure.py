@@ -303,8 +303,9 @@ def check_structure(tree: Any) -> list[SchemaError]:
 
 def _remembering(valid: Any) -> Any:
     """`valid` (a predicate of strings), remembering the strings it accepted (`.known`, up to
-    4,096 a predicate): a document repeats a few executor types thousands of times, and its
-    placeholder names several times, each a regex call. (Names: `PendingNames`.)"""
+    4,096 a predicate, forgotten when the next document starts: `PendingNames.start`): a
+    document repeats a few executor types thousands of times, and its placeholder names
+    several times, each a regex call. (Names: `PendingNames`.)"""
     known: set[str] = set()
 
     def remembering(value: Any) -> bool:
@@ -362,13 +363,24 @@ class PendingNames:
     and those taken before (`known`, up to 4,096 of them: a document repeats its names,
     each found there without a call): `ok` matches the pending ones all at once, as
     `step_ids_ok` the step IDs. A pending name is known until `ok` or `reset` says
-    otherwise: each document starts with `reset`, so that none that failed stays known."""
+    otherwise. Each document starts with `start`, which forgets every string remembered
+    for the one before (these names and `_remembering`'s): a document is checked on its own,
+    so that checking it costs the same whatever was checked before in the process."""
 
-    __slots__ = ("pending", "known")
+    __slots__ = ("pending", "known", "remembered")
 
     def __init__(self) -> None:
         self.pending: list[str] = []
         self.known: set[str] = set()
+        self.remembered: list[set[str]] = []
+        """The `_remembering` predicates' sets."""
+
+    def start(self) -> None:
+        """A new document: nothing remembered from an earlier one."""
+        self.pending.clear()
+        self.known.clear()
+        for known in self.remembered:
+            known.clear()
 
     def take(self, name: str) -> None:
         self.pending.append(name)
@@ -423,6 +435,7 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str], PendingNames]:
         constants[known] = remembering.known
         inline[ref] = f"(type({{v}}) is str and {{v}} in {known}) or {{fn}}({{v}})"
     names = PendingNames()
+    names.remembered.extend(overrides[ref].known for ref in _REMEMBERED)
     (shape_ok,) = PredicateCompiler(schema(), patterns={d.NAME_PATTERN: "True"}).refs("#/$defs/name")
     take = names.take
 
