@@ -3,22 +3,25 @@ assembles it; the general rendering (`graph._step_data` of the step's fields) is
 step without it (built elsewhere, or a copy) is emitted from. The two must agree on
 every step of every graph lowering makes: the bundled example, every valid fixture,
 generated plans of every construct. And lowering's memoised JSON Schemas are
-`to_json_schema`'s, on random types."""
+`to_json_schema`'s (and `strict_schema`'s), on random types, one dict shared by the types
+of one schema."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taskplan import api
 from taskplan.ir import graph as graph_ir
-from taskplan.model.btype import ANY, make, to_json_schema
-from taskplan.passes.lower import _Lowerer
+from taskplan.model.btype import ANY, Field, make, to_json_schema
+from taskplan.passes.lower import _Lowerer, strict_schema
 
 from test_btype_hypothesis import btypes
 from test_graph_check_self_check import CASES
@@ -68,8 +71,11 @@ def test_emitted_steps_of_generated_plans(tmp_path, n):
 
 
 class _Bare(_Lowerer):
-    def __init__(self):  # only the schema memo
+    def __init__(self):  # only the schema memos
         self.schemas = {}
+        self.interned = {}
+        self.strict = {}
+        self.any_schema = {}
 
 
 @settings(max_examples=300, deadline=None)
@@ -79,6 +85,85 @@ def test_memoised_schemas_are_to_json_schema(t):
     assert lowerer._schema(t) == to_json_schema(t)
     assert json.dumps(lowerer._schema(t)) == json.dumps(to_json_schema(t))
     assert lowerer._schema(None) == {}
+
+
+def _described(t, description):
+    return dataclasses.replace(t, description=description)
+
+
+DESCRIPTIONS = st.sampled_from([None, "", "d", "e"])
+LEAVES = st.one_of(
+    st.sampled_from([make(k) for k in ("string", "integer", "number", "boolean", "null", "any", "never")]),
+    st.builds(
+        lambda e, n: make("string", enum=e, nullable=n),
+        st.lists(st.sampled_from("abc"), min_size=1, max_size=2, unique=True),
+        st.booleans(),
+    ),
+    st.builds(lambda c, n: make("string", const=c, nullable=n), st.sampled_from("abc"), st.booleans()),
+)
+SCHEMA_TYPES = st.recursive(
+    st.builds(_described, LEAVES, DESCRIPTIONS),
+    lambda children: st.builds(
+        _described,
+        st.one_of(
+            st.builds(lambda c, n: make("array", items=c, nullable=n), children, st.booleans()),
+            st.builds(lambda n: make("array", items=make("never"), nullable=n), st.booleans()),
+            st.builds(
+                lambda fs, closed, n: make(
+                    "object", fields=[Field(k, v, r) for k, (v, r) in fs.items()], closed=closed, nullable=n
+                ),
+                st.dictionaries(st.sampled_from("xyz"), st.tuples(children, st.booleans()), max_size=3),
+                st.booleans(),
+                st.booleans(),
+            ),
+            st.builds(lambda c: c.with_nullable(True), children),
+        ),
+        DESCRIPTIONS,
+    ),
+    max_leaves=6,
+)
+"""Types whose schemas often coincide (few names, values and descriptions), with what the
+generic strategy leaves out: descriptions at every depth, `never`, arrays of `never`."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SCHEMA_TYPES, min_size=1, max_size=6))
+def test_shared_schemas_are_the_schemas_of_each_type(types):
+    """Lowering makes one schema dict for the types of one schema: each type's is its
+    `to_json_schema` (key order included), and two types share a dict only when their
+    schemas are equal; likewise the strict schema of a transform's result (`strict_schema`)."""
+    lowerer = _Bare()
+    made = [(t, lowerer._schema(t), lowerer._strict_schema(t)) for t in types]
+    for t, schema, strict in made:
+        assert json.dumps(schema) == json.dumps(to_json_schema(t))
+        assert json.dumps(strict) == json.dumps(strict_schema(t))
+        assert lowerer._schema(t) is schema and lowerer._strict_schema(t) is strict
+    for t, schema, strict in made:
+        for u, other, other_strict in made:
+            if other is schema:
+                assert json.dumps(to_json_schema(u)) == json.dumps(to_json_schema(t))
+            if other_strict is strict:
+                assert json.dumps(strict_schema(u)) == json.dumps(strict_schema(t))
+    for t, schema, strict in made:
+        for u, other, other_strict in made:
+            if repr(u) == repr(t):  # equal types, descriptions at every depth included: one dict
+                assert other is schema and other_strict is strict
+
+
+def test_equal_types_share_one_schema():
+    lowerer = _Bare()
+    def shape():
+        return make("object", fields=[Field("a", make("string")), Field("b", make("array", items=make("integer")), False)])
+
+    first, second = shape(), shape()
+    assert first is not second
+    assert lowerer._schema(first) is lowerer._schema(second)
+    assert lowerer._schema(first)["properties"]["b"] is lowerer._schema(second)["properties"]["b"]
+    assert lowerer._strict_schema(first) is lowerer._strict_schema(second)
+    described = dataclasses.replace(shape(), description="other")
+    assert lowerer._schema(described) is not lowerer._schema(first)
+    assert lowerer._schema(described) == to_json_schema(described)
+    assert lowerer._schema(None) is lowerer._schema(None) and lowerer._schema(None) == {}
 
 
 def test_memoised_schemas_of_edge_types():

@@ -1,22 +1,33 @@
 """The fast paths of lowering and of the graph's data held to the general way, on
 random input: `generated_id` (each part's plainness remembered), the path builders (a name's
-segment remembered; a task's or a generated step's ID not tested), `render_tree`
+segment remembered; a task's or a generated step's ID, a captured task's input name not
+tested), `render_tree`
 (leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
 and Step (and Workflow, WorkflowInput, WorkflowOutput) made without a class call and the IDs of a
 task's fixed roles."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taskplan import api
 from taskplan.ir import graph
 from taskplan.ir.graph import Expr, Literal, Step
 from taskplan.passes.lower import clean_segment, generated_id, role_id
 from taskplan.workflow import dialect
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate import catalog as generated_catalog  # noqa: E402
+from generate import plan as generated_plan  # noqa: E402
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -86,6 +97,15 @@ def reference_step_data(step):
     return out
 
 
+def _text(made):
+    """The text of an Expr a path builder made (without calling the class): checked to be
+    the Expr the class call makes of it."""
+    general = Expr(made.text)
+    assert type(made) is Expr
+    assert all(getattr(made, name) == getattr(general, name) for name in Expr.__slots__)
+    return made.text
+
+
 # ------------------------------------------------------------------- properties
 
 
@@ -98,9 +118,9 @@ def test_generated_id_is_the_cleaned_segments(parts):
 @settings(max_examples=300, deadline=None)
 @given(names, st.sampled_from(["value", "result"]), st.lists(st.one_of(names, st.integers(0, 12), st.booleans()), max_size=3))
 def test_paths_are_the_segments(name, field_name, rest):
-    assert graph.step_path(name, field_name, *rest).text == reference_step_path(name, field_name, *rest)
-    assert graph.input_path(name, *rest).text == reference_input_path(name, *rest)
-    assert graph.path("data.item", *rest).text == "data.item" + "".join(map(reference_segment, rest))
+    assert _text(graph.step_path(name, field_name, *rest)) == reference_step_path(name, field_name, *rest)
+    assert _text(graph.input_path(name, *rest)) == reference_input_path(name, *rest)
+    assert _text(graph.path("data.item", *rest)) == "data.item" + "".join(map(reference_segment, rest))
 
 
 class _Dict(dict):
@@ -177,12 +197,29 @@ def test_new_expr_is_the_class_call(text):
 
 
 @settings(max_examples=100, deadline=None)
-@given(field_values, st.one_of(st.none(), st.builds(Expr, st.text(max_size=4))), st.dictionaries(st.text(max_size=3), st.text(max_size=3)))
-def test_new_step_is_the_class_call(fields, when, data):
-    made = graph.new_step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, data)
-    general = Step("s", "set", "/root/tasks/0", fields, ("task", "s"), when, None, data)
-    assert type(made) is Step
-    assert all(getattr(made, name) is getattr(general, name) for name in Step.__slots__)
+@given(st.text(max_size=8), st.booleans())
+def test_new_expr_with_simple_is_the_class_call(text, simple):
+    made, general = graph.new_expr(text, simple), Expr(text, simple=simple)
+    assert type(made) is Expr
+    assert (made.text, made.simple) == (general.text, general.simple)
+
+
+def test_lowered_steps_are_the_class_call(tmp_path):
+    """Lowering makes each Step without calling the class (`_Lowerer._step`): every slot set,
+    as the class call sets it, on every step of a plan of every construct (cleanup steps,
+    with their guard, included)."""
+    plan = tmp_path / "generated.taskplan.json"
+    plan.write_text(json.dumps(generated_plan(31, 40)))
+    catalog = tmp_path / "generated.catalog.json"
+    catalog.write_text(json.dumps(generated_catalog(40)))
+    result = api.compile_plan(plan, catalogs=[catalog], auto=True)
+    assert result.graph is not None
+    steps = result.graph.steps()
+    assert steps and any(s.when is not None for _, s in steps)
+    for _, made in steps:
+        assert type(made) is Step
+        general = Step(made.id, made.type, made.source, made.fields, made.key, made.when, None, made.data)
+        assert all(getattr(made, name) is getattr(general, name) for name in Step.__slots__), made.id
 
 
 @settings(max_examples=100, deadline=None)
@@ -198,14 +235,22 @@ task_ids = st.text(alphabet="abzAZ09_-", min_size=1, max_size=12).filter(lambda 
 @settings(max_examples=200, deadline=None)
 @given(task_ids, st.sampled_from(["value", "result"]), st.lists(st.one_of(names, st.integers(0, 12)), max_size=3))
 def test_task_step_path_is_step_path(task_id, field_name, rest):
-    assert graph.task_step_path(task_id, field_name, *rest).text == reference_step_path(task_id, field_name, *rest)
+    assert _text(graph.task_step_path(task_id, field_name, *rest)) == reference_step_path(task_id, field_name, *rest)
+
+
+@settings(max_examples=200, deadline=None)
+@given(task_ids, st.booleans(), st.lists(st.one_of(names, st.integers(0, 12)), max_size=3))
+def test_task_input_path_is_input_path(task_id, hashed, rest):
+    # a captured task's input: its task ID, or the ID with a hash (`_distinct_names`)
+    name = f"{task_id}-h{hashlib.sha256(task_id.encode()).hexdigest()[:6]}" if hashed else task_id
+    assert _text(graph.task_input_path(name, *rest)) == reference_input_path(name, *rest)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(names, min_size=2, max_size=4), st.sampled_from(["value", "json"]))
 def test_generated_step_path_is_step_path(parts, field_name):
     step_id = generated_id(*parts)
-    assert graph.generated_step_path(step_id, field_name).text == reference_step_path(step_id, field_name)
+    assert _text(graph.generated_step_path(step_id, field_name)) == reference_step_path(step_id, field_name)
 
 
 def test_remembered_segments_are_bounded():

@@ -17,7 +17,6 @@ entrypoint exists. `to_data()` gives the plain data the emitter writes.
 from __future__ import annotations
 
 import json
-import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +49,7 @@ class Expr:
         return hash(self.text)
 
     def render(self) -> str:
-        return "${" + self.text + "}"
+        return f"${{{self.text}}}"
 
     def operand(self) -> str:
         return self.text if self.simple else f"({self.text})"
@@ -72,14 +71,15 @@ class Literal:
 _new = object.__new__
 
 
-def new_expr(text: str) -> Expr:
-    """`Expr(text)`, made without calling the class: a class call that runs a Python
+def new_expr(text: str, simple: bool = True) -> Expr:
+    """`Expr(text, simple)`, made without calling the class: a class call that runs a Python
     `__init__` is not inlined by the interpreter (3.11) and costs about twice a function
-    call, and lowering makes an Expr for most ports and steps it reads. Held to `Expr(text)`
-    by tests/test_lower_fast_paths.py."""
+    call, and lowering makes an Expr for most ports and steps it reads. Held to
+    `Expr(text, simple)` by tests/test_lower_fast_paths.py; the path builders below make
+    theirs the same way, inline (held to the class call by the same tests)."""
     e = _new(Expr)
     e.text = text
-    e.simple = True
+    e.simple = simple
     return e
 
 
@@ -110,25 +110,42 @@ def _new_segment(name: str | int) -> str:
 def path(base: str, *names: str | int) -> Expr:
     for name in names:  # `segment(name)`, a remembered one found at once
         base += _SEGMENTS.get(name) or _new_segment(name)
-    return new_expr(base)
+    e = _new(Expr)  # `new_expr(base)`, without a call of it
+    e.text = base
+    e.simple = True
+    return e
 
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
     base = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
-    return path(base, *names)
+    for name in names:  # `path(base, *names)`, without a call that unpacks its arguments
+        base += _SEGMENTS.get(name) or _new_segment(name)
+    e = _new(Expr)  # `new_expr(base)`, without a call of it
+    e.text = base
+    e.simple = True
+    return e
 
 
 def task_step_path(task_id: str, field_name: str, *names: str | int) -> Expr:
     """`step_path` of a task's own step, its ID not tested: a task ID of a clean plan (the
     only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py)."""
-    return path(f"data.steps.{task_id}.{field_name}", *names)
+    base = f"data.steps.{task_id}.{field_name}"
+    for name in names:  # `path(base, *names)`, without a call that unpacks its arguments
+        base += _SEGMENTS.get(name) or _new_segment(name)
+    e = _new(Expr)  # `new_expr(base)`, without a call of it
+    e.text = base
+    e.simple = True
+    return e
 
 
 def generated_step_path(step_id: str, field_name: str) -> Expr:
     """`step_path` of a generated step, its ID not tested: a generated ID
     (`__<task>.<role>...`) has dots, so it is always quoted."""
-    return new_expr(f'data.steps["{step_id}"].{field_name}')
+    e = _new(Expr)  # `new_expr(...)`, without a call of it
+    e.text = f'data.steps["{step_id}"].{field_name}'
+    e.simple = True
+    return e
 
 
 def step_record(step_id: str) -> Expr:
@@ -138,7 +155,25 @@ def step_record(step_id: str) -> Expr:
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    return path("data.inputs", name, *names)
+    base = "data.inputs" + (_SEGMENTS.get(name) or _new_segment(name))
+    for n in names:  # `path("data.inputs", name, *names)`, without a call that unpacks its arguments
+        base += _SEGMENTS.get(n) or _new_segment(n)
+    e = _new(Expr)  # `new_expr(base)`, without a call of it
+    e.text = base
+    e.simple = True
+    return e
+
+
+def task_input_path(name: str, *names: str | int) -> Expr:
+    """`input_path` of an input whose name is a plain segment by construction, not tested:
+    a captured task's input (its task ID, or the ID with a hash: passes/lower.py)."""
+    base = f"data.inputs.{name}"
+    for n in names:
+        base += _SEGMENTS.get(n) or _new_segment(n)
+    e = _new(Expr)  # `new_expr(base)`, without a call of it
+    e.text = base
+    e.simple = True
+    return e
 
 
 def literal_expr(value: Any) -> Expr:
@@ -185,24 +220,6 @@ class Step:
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         for name, value in state[1].items():
             object.__setattr__(self, name, value)
-
-
-def new_step(
-    id: str, type: str, source: str, fields: dict[str, Any], key: tuple, when: Expr | None, data: dict[str, Any]
-) -> Step:
-    """`Step(id, type, source, fields, key, when, None, data)`, made without calling the
-    class (see `new_expr`): lowering makes one for every step of the graph. Held to the
-    class call by tests/test_lower_fast_paths.py."""
-    step = _new(Step)
-    step.id = id
-    step.type = type
-    step.source = source
-    step.fields = fields
-    step.key = key
-    step.when = when
-    step.title = None
-    step.data = data
-    return step
 
 
 @dataclass(slots=True, eq=False)
@@ -367,7 +384,7 @@ def render_tree(tree: Any) -> Any:
     nodes in a large plan); anything else (a subclass) goes `_render_general`."""
     t = type(tree)
     if t is Expr:
-        return "${" + tree.text + "}"
+        return f"${{{tree.text}}}"
     if t is dict:
         # the members of a request or a `set` value: mostly expressions, literals and
         # numbers, rendered here without a call each
@@ -375,7 +392,7 @@ def render_tree(tree: Any) -> Any:
         for k, v in tree.items():
             t = type(v)
             if t is Expr:
-                out[k] = "${" + v.text + "}"
+                out[k] = f"${{{v.text}}}"
             elif t is Literal:
                 out[k] = escape_literal(v.value)
             elif t in _SCALARS:
@@ -427,7 +444,7 @@ def _step_data(step: Step) -> dict[str, Any]:
     for name, value in step.fields.items():
         form = _FIELD_FORMS.get(name)
         if form is None:  # a data tree; often one expression (`from`, `value`, `items`, `prompt`)
-            out[name] = "${" + value.text + "}" if type(value) is Expr else render_tree(value)
+            out[name] = f"${{{value.text}}}" if type(value) is Expr else render_tree(value)
         elif form:
             out[name] = _field_data(name, value)
         else:
@@ -445,15 +462,15 @@ def _field_data(name: str, value: Any) -> Any:
     return render_tree(value)
 
 
-_DATA = operator.attrgetter("data")
-
-
 def _steps_data(steps: list[Step]) -> list[dict[str, Any]]:
     """The steps as emitted: the data lowering made with each (`Step.data`), gathered
-    without a Python call per step; a step without it is rendered from its fields."""
-    out = list(map(_DATA, steps))
-    if None in out:
-        out = [s.data if s.data is not None else _step_data(s) for s in steps]
+    without a Python call per step; a step without it is rendered from its fields. (A
+    loop: the interpreter reads a slot and appends to a list far faster than
+    `map(attrgetter("data"), ...)` does, and a comprehension costs a function object.)"""
+    out = []
+    for s in steps:
+        data = s.data
+        out.append(data if data is not None else _step_data(s))
     return out
 
 
@@ -470,13 +487,16 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
                 entry["required"] = False
             inputs[name] = entry
         out["inputs"] = inputs
-    out["steps"] = _steps_data(wf.steps)
+    steps = out["steps"] = []
+    for step in wf.steps:  # `_steps_data(wf.steps)`, without a call of it (one per workflow)
+        data = step.data
+        steps.append(data if data is not None else _step_data(step))
     if wf.finally_:
         out["finally"] = _steps_data(wf.finally_)
     if wf.outputs:
         outputs: dict[str, Any] = {}
         for name, o in wf.outputs.items():
-            expr = "${" + o.expr.text + "}"
+            expr = f"${{{o.expr.text}}}"
             outputs[name] = {"expr": expr} if o.schema is None else {"type": o.schema, "expr": expr}
         out["outputs"] = outputs
     return out

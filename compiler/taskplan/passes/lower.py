@@ -51,10 +51,10 @@ from taskplan.ir.graph import (
     new_expr,
     new_input,
     new_output,
-    new_step,
     new_workflow,
     render_tree,
     step_record,
+    task_input_path,
     task_step_path,
 )
 from taskplan.workflow.dialect import REQUEST, escape_literal
@@ -185,7 +185,6 @@ def json_number(n: int | float) -> int | float:
 
 
 _INT_BOUND = 2.0**53
-_SCALAR_KINDS = frozenset({"string", "number", "integer", "boolean"})
 
 
 def literal_value(v: Any) -> Any:
@@ -301,17 +300,34 @@ def lower(
     return _Lowerer(typed, reporter, choices).run()
 
 
+_new_object = object.__new__
+
+_SUFFIXES = 64
+_INPUT_VALUE = tuple(f"/inputs/{i}/value" for i in range(_SUFFIXES))
+_OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(_SUFFIXES))
+_MEMBER_VALUE = tuple(f"/members/{i}/value" for i in range(_SUFFIXES))
+_ITEM = tuple(f"/items/{i}" for i in range(_SUFFIXES))
+_INDEX = tuple(str(i) for i in range(_SUFFIXES))
+"""The pointer suffixes (and label parts) of the first positions, made once: an f-string
+that formats an int costs about three times a concatenation of two strings, and lowering
+makes a pointer for every binding it reads. Positions past these are formatted."""
+
+
 class _Site:
     """Where the helper steps of one consumer go: its workflow list, its ID prefix,
     its source pointer and its guard."""
 
-    __slots__ = ("prefix", "out", "when", "source", "ids", "role")
+    __slots__ = ("prefix", "tid", "wf", "out", "when", "source", "ids", "role")
 
     def __init__(
-        self, prefix: tuple[str, ...], out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple],
+        self, prefix: tuple[str, ...] | None, out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple],
         role: tuple[str, ...] = (),
     ):
         self.prefix = prefix
+        """The ID prefix; None until a helper step needs it (`_prefix`): a task's ID
+        (`tid`), or for a scope's outputs the parts of the workflow's name (`wf`)."""
+        self.tid: str | None = None
+        self.wf = ""
         self.role = role
         """Part of the structural key, not of the ID: ("scope",) for a scope's outputs,
         whose prefix (the workflow's name, `main`) may also be a task's ID."""
@@ -330,10 +346,58 @@ class _Site:
         return step_id
 
 
+def _prefix(site: _Site) -> tuple[str, ...]:
+    """The site's ID prefix: `(task ID,)` for a task's helper steps, the parts of the
+    workflow's name for a scope's outputs; made when the first helper step needs it (most
+    tasks make none)."""
+    prefix = site.prefix
+    if prefix is None:
+        tid = site.tid
+        prefix = site.prefix = (tid,) if tid is not None else tuple(site.wf.split("."))
+    return prefix
+
+
+def _guarded(data: dict[str, Any], when: Expr) -> dict[str, Any]:
+    """A step's data with its guard: `when` right after `source` (a cleanup step's)."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        out[k] = v
+        if k == "source":
+            out["when"] = f"${{{when.text}}}"
+    return out
+
+
+_NO_TASKS: frozenset[TaskNode] = frozenset()
+
+
+def _only_tested(scope: ScopeNode, tested: list[TaskNode]) -> set[TaskNode]:
+    """The captured tasks of `scope` it only tests with `present` (`tested`: those it tests)."""
+    read = {cap.target for cap in scope.captures.values() if cap.kind == "output"}
+    return set(tested) - read
+
+
+def _distinct_names(names: dict[tuple, str]) -> dict[tuple, str]:
+    """Capture names made distinct (nearly never needed: names are distinct): a task and
+    an input (or item) with one name both get a hash; again while a hashed name meets
+    another name (a task may be called `g-hf82770`)."""
+    while len(set(names.values())) != len(names):
+        counts: dict[str, int] = {}
+        for name in names.values():
+            counts[name] = counts.get(name, 0) + 1
+        names = {
+            key: f"{name}-h{short_hash(_key_text(key))}" if counts[name] > 1 else name
+            for key, name in names.items()
+        }
+    return names
+
+
 class _Lowerer:
     def __init__(self, typed: TypedPlan, reporter: Reporter, choices: Mapping[ChoiceNode, tuple[str, bool]]):
         self.tp = typed
         self.cp = typed.checked
+        self.resolutions = self.cp.resolutions
+        self.task_types = typed.tasks
+        self.value_types = typed.values
         doc = reporter.document
         self.graph = PlanningGraph(
             name=effective_name(self.cp.plan, doc.path), plan_path=doc.path, digest=doc.digest
@@ -352,36 +416,52 @@ class _Lowerer:
         """Per child scope, the captured tasks it only tests with `present`: passed as a
         boolean (did the task produce a non-null result), not as their result."""
         # Per-lowering memos (nothing outlives the document): see the methods below.
-        self.schemas: dict[int | tuple, tuple[BType | None, dict[str, Any]]] = {}
-        """id(type) -> (type, its JSON Schema); and (kind, nullable, description) of a
-        scalar type without values -> (None, its JSON Schema) (`_json_schema`)."""
-        self.step_paths: dict[tuple, Expr] = {}
-        """(task ID, field, (names...)) -> the Expr reading it."""
+        self.schemas: dict[int, tuple[BType, dict[str, Any]]] = {}
+        """id(type) -> (type, its JSON Schema) (`_schema`)."""
+        self.interned: dict[tuple, dict[str, Any]] = {}
+        """A type's schema-relevant content -> its JSON Schema: one dict per distinct schema
+        (`_json_schema`)."""
+        self.strict: dict[int, dict[str, Any]] = {}
+        """id(a type's schema) -> the strict schema of the type (`_strict_schema`)."""
+        self.any_schema: dict[str, Any] = {}
+        """The schema of an unknown type (`_schema(None)`)."""
+        self.step_paths: dict[tuple[str, str], Expr] = {}
+        """(task ID, field) -> the Expr reading it."""
         self.string_exprs: dict[str, Expr] = {}
         """String literal -> the Expr of it (`_literal_expr`)."""
-        self.input_paths: dict[tuple, Expr] = {}
-        """(input name, (names...)) -> the Expr reading it."""
+        self.input_paths: dict[str, Expr] = {}
+        """Input name -> the Expr reading it."""
+        self.input_ports: dict[tuple[str, str], Expr] = {}
+        """(input name, port) -> the Expr reading the port of a captured task."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
         """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
-        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]] = {}
-        """id(operation) -> (operation, its fixed inputs, its executor config, both as emitted)."""
+        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]] = {}
+        """id(operation) -> (operation, its executor config, its fixed inputs: `_op_literals`)."""
 
-    def _step_path(self, task_id: str, field_name: str, *names: str | int) -> Expr:
-        """`task_step_path(...)`, made once per lowering: every reader of a task's result or
-        port gets the same Expr (Exprs are never changed)."""
-        key = (task_id, field_name, names)
+    def _step_path(self, task_id: str, field_name: str) -> Expr:
+        """`task_step_path(task_id, field_name)`, made once per lowering: every reader of a
+        task's result gets the same Expr (Exprs are never changed)."""
+        key = (task_id, field_name)
         expr = self.step_paths.get(key)
         if expr is None:
-            expr = self.step_paths[key] = task_step_path(task_id, field_name, *names)
+            expr = self.step_paths[key] = task_step_path(task_id, field_name)
         return expr
 
-    def _input_path(self, name: str, *names: str) -> Expr:
-        """`input_path(...)`, made once per lowering: a captured task is read under the same
+    def _input_path(self, name: str) -> Expr:
+        """`input_path(name)`, made once per lowering: a captured task is read under the same
         input name in every workflow that captures it."""
-        key = (name, names)
-        expr = self.input_paths.get(key)
+        expr = self.input_paths.get(name)
         if expr is None:
-            expr = self.input_paths[key] = input_path(name, *names)
+            expr = self.input_paths[name] = input_path(name)
+        return expr
+
+    def _input_port(self, name: str, port: str) -> Expr:
+        """`input_path(name, port)` for the input `name` of a captured task (a plain segment:
+        `_captures`), made once per lowering (see `_input_path`)."""
+        key = (name, port)
+        expr = self.input_ports.get(key)
+        if expr is None:
+            expr = self.input_ports[key] = task_input_path(name, port)
         return expr
 
     def _literal_expr(self, value: Any) -> Expr:
@@ -395,46 +475,81 @@ class _Lowerer:
             expr = self.string_exprs[value] = literal_expr(value)
         return expr
 
-    def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Literal], dict[str, Any], dict[str, Any]]:
-        """(op, its host-owned inputs, its executor config (with the `operation` an
-        `operation.call` names) as Literals, the two as emitted), made once per operation
-        and shared by the steps that call it (Literals and emitted data are never changed)."""
+    def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]:
+        """(op, its executor config (with the `operation` an `operation.call` names) as
+        Literals, as emitted, the items of its host-owned inputs as Literals, as emitted),
+        made once per operation and shared by the steps that call it (Literals and emitted
+        data are never changed)."""
         hit = self.op_literals.get(id(op))
         if hit is None:
             fixed = {name: Literal(value) for name, value in op.fixed.items()}
             config = {k: Literal(v) for k, v in op.executor_config.items()}
             if op.executor == "operation.call" and "operation" not in config:
                 config["operation"] = Literal(op.ref)
-            hit = self.op_literals[id(op)] = (op, fixed, config, render_tree(fixed), render_tree(config))
+            hit = self.op_literals[id(op)] = (
+                op, config, render_tree(config), tuple(fixed.items()), tuple(render_tree(fixed).items())
+            )
         return hit
 
     def _schema(self, t: BType | None) -> dict[str, Any]:
-        """`schema_of(t)`, computed once per type object (BTypes are immutable): the
-        workflows that capture one task's result, and the steps that check one value,
-        carry the schema of the same type. The dict is shared by them: read-only, like
-        every field of a Step."""
+        """`schema_of(t)`, found once per type object (BTypes are immutable), and one dict
+        for all the types of one schema (`_json_schema`): the workflows that capture one
+        task's result, and the steps that check one value, carry the schema of the same
+        type; the types pass makes equal types for equal slots of the plan (the result of
+        every value task of one shape). The dict is shared by them: read-only, like every
+        field of a Step and all emitted data (the self-check's schema memos then find it by
+        identity)."""
         if t is None:
-            return {}
+            return self.any_schema
         hit = self.schemas.get(id(t))
         if hit is None:
             hit = self.schemas[id(t)] = (t, self._json_schema(t))
         return hit[1]
 
     def _json_schema(self, t: BType) -> dict[str, Any]:
-        """`bt.to_json_schema(t)`, with each nested type's schema through `_schema`: the
-        types of a plan share their parts (a catalog output type is the port type of every
-        task that calls the operation, and the field type of every value built from it),
-        so most nested schemas are made once. A scalar type without values, whose schema is
-        its kind, nullability and description, is found by those: the types pass makes one
-        for many slots of the plan (a field of a value, a conditional's port), each its own
-        object. Held to `bt.to_json_schema` by tests/test_lower_emitted.py."""
-        if t.kind in _SCALAR_KINDS and t.enum is None and t.const is None:
-            key = (t.kind, t.nullable, t.description)
-            hit = self.schemas.get(key)
-            if hit is None:
-                hit = self.schemas[key] = (None, bt.to_json_schema(t))
-            return hit[1]
-        return bt.to_json_schema(t, self._schema)
+        """`bt.to_json_schema(t)`, one dict per distinct schema: found by what the schema is
+        made of (kind, nullability, values, closedness, description, and the nested schemas
+        by identity, each found the same way), made by `bt.to_json_schema` with each nested
+        type's schema through `_schema`. The key holds everything `to_json_schema` reads,
+        so equal keys make equal schemas. Held to `bt.to_json_schema` by
+        tests/test_lower_emitted.py."""
+        kind = t.kind
+        sub: Any = None
+        if kind == "array":
+            items = t.items
+            # (the schema of an array of `never` has no items; its strict schema has, with
+            # their description)
+            sub = ("never", items.description) if items is not None and items.kind == "never" else id(
+                self._schema(items or bt.ANY)
+            )
+        elif kind == "object":
+            parts: list[Any] = []
+            for f in t.fields:
+                parts.append(f.name)
+                parts.append(f.required)
+                parts.append(id(self._schema(f.type)))
+            sub = tuple(parts)
+        key = (kind, t.nullable, t.enum, t.const, t.closed, t.description, sub)
+        try:
+            schema = self.interned.get(key)
+        except TypeError:  # pragma: no cover - a part that is not hashable (the constructors make tuples)
+            return bt.to_json_schema(t, self._schema)
+        if schema is None:
+            schema = self.interned[key] = bt.to_json_schema(t, self._schema)
+        return schema
+
+    def _strict_schema(self, t: BType | None) -> dict[str, Any]:
+        """`strict_schema(t)`, once per distinct schema of `t`: the strict schema is made
+        of what the plain one is (kind, nullability, description, each field's name,
+        requiredness and type, the items' type), so types of one `_schema` share one.
+        Held to `strict_schema` by tests/test_lower_emitted.py."""
+        if t is None:
+            return strict_schema(t)
+        key = id(self._schema(t))
+        schema = self.strict.get(key)
+        if schema is None:
+            schema = self.strict[key] = strict_schema(t)
+        return schema
 
     # ================================================================= driver
 
@@ -464,40 +579,43 @@ class _Lowerer:
     # ============================================================== workflows
 
     def _workflow(self, scope: ScopeNode) -> Workflow:
-        wf = new_workflow(self.wf_names[scope], scope.pointer)
+        name = self.wf_names[scope]
+        wf = new_workflow(name, scope.pointer)
         self._inputs(scope, wf)
         # One site for the whole lowering, moved from task to task (a site is only read
         # while its task is lowered): the tasks of `steps`, then those of `finally`, then
         # the outputs, with one registry of step IDs per workflow.
         site = self.site
         site.out, site.when, site.role, site.ids = wf.steps, None, (), {}
+        task = self._task
         for t in scope.order:
-            site.prefix = (t.id,)
+            site.prefix = None
+            site.tid = t.id
             site.source = t.pointer
-            self._task(t, scope, site)
+            task(t, scope, site)
         if scope.always_order:
             site.out = wf.finally_
             for t in scope.always_order:
-                site.prefix = (t.id,)
+                site.prefix = None
+                site.tid = t.id
                 site.source = t.pointer
                 site.when = self._guard(t, scope)
-                self._task(t, scope, site)
+                task(t, scope, site)
         if scope.outputs:
             # the site of the scope's outputs: their helper steps go at the end of `steps`
-            site.prefix, site.out, site.when, site.role = self._scope_prefix(scope), wf.steps, None, ("scope",)
+            site.prefix, site.tid, site.wf, site.out, site.when, site.role = None, None, name, wf.steps, None, ("scope",)
             outputs_types = self.tp.scope_outputs.get(scope, {})
+            outputs = wf.outputs
             for o in scope.outputs:
-                name = o.name
-                if name in wf.outputs:
+                out_name = o.name
+                if out_name in outputs:
                     continue  # only the first output of a name
-                site.source = o.pointer
-                tree = self._value(o.model.value, f"{o.pointer}/value", scope, site, ("out", name))
-                expr = self._as_expr(tree, site, ("out", name))
-                wf.outputs[name] = new_output(expr, self._schema(outputs_types.get(name)))
+                pointer = site.source = o.pointer
+                label = ("out", out_name)
+                tree = self._value(o.model.value, pointer + "/value", scope, site, label)
+                expr = tree if type(tree) is Expr else self._as_expr(tree, site, label)
+                outputs[out_name] = new_output(expr, self._schema(outputs_types.get(out_name)))
         return wf
-
-    def _scope_prefix(self, scope: ScopeNode) -> tuple[str, ...]:
-        return tuple(self.wf_names[scope].split("."))
 
     def _inputs(self, scope: ScopeNode, wf: Workflow) -> None:
         if scope is self.cp.root:
@@ -508,8 +626,9 @@ class _Lowerer:
             for decl in scope.owner.inputs:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
+        inputs = wf.inputs
         for key, name in self._captures(scope).items():
-            wf.inputs[name] = new_input(self._capture_schema(key, scope))
+            inputs[name] = new_input(self._capture_schema(key, scope))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
         m = decl.model
@@ -525,55 +644,55 @@ class _Lowerer:
         if names is not None:
             return names
         readable: dict[tuple, str] = {}
-        tested: set[TaskNode] = set()
-        read: set[TaskNode] = set()
+        tested: list[TaskNode] | None = None
         for cap in scope.captures.values():
-            if cap.kind in ("output", "present"):
-                key, name = ("task", cap.target), cap.target.id
-                (tested if cap.kind == "present" else read).add(cap.target)
-            elif cap.kind == "input":
+            kind = cap.kind
+            if kind == "output" or kind == "present":
+                target = cap.target
+                key, name = ("task", target), target.id
+                if kind == "present":
+                    if tested is None:
+                        tested = []
+                    tested.append(target)
+            elif kind == "input":
                 key, name = ("input", cap.target), cap.target.name
             else:
-                key, name = (cap.kind, cap.target), cap.kind
-            readable.setdefault(key, name)
-        names = readable
-        while len(set(names.values())) != len(names):  # (nearly never: names are distinct)
-            # A task and an input (or item) with one name: disambiguate both; again while a
-            # hashed name meets another name (a task may be called `g-hf82770`).
-            counts: dict[str, int] = {}
-            for name in names.values():
-                counts[name] = counts.get(name, 0) + 1
-            names = {
-                key: f"{name}-h{short_hash(_key_text(key))}" if counts[name] > 1 else name
-                for key, name in names.items()
-            }
-        self.cap_names[scope] = names
-        self.presence_only[scope] = tested - read
-        return names
+                key, name = (kind, cap.target), kind
+            if key not in readable:
+                readable[key] = name
+        if len(readable) > 1 and len(set(readable.values())) != len(readable):
+            readable = _distinct_names(readable)
+        self.cap_names[scope] = readable
+        self.presence_only[scope] = _NO_TASKS if tested is None else _only_tested(scope, tested)
+        return readable
 
     def _capture_schema(self, key: tuple, scope: ScopeNode) -> dict[str, Any]:
         kind, target = key
         if kind == "task" and target in self.presence_only[scope]:
             return {"type": "boolean"}
         if kind == "task":
-            tt = self.tp.tasks.get(target)
+            tt = self.task_types.get(target)
             return self._schema(tt.whole if tt is not None else None)
         if kind == "input":
             return self._schema(self.tp.inputs.get(target))
         if kind == "index":
             return {"type": "integer"}
-        items = self.tp.values.get(f"{target.pointer}/items")
+        items = self.value_types.get(f"{target.pointer}/items")
         return self._schema(items.items if items is not None and items.kind == "array" else None)
 
     def _call_input(self, child: ScopeNode, scope: ScopeNode) -> dict[str, Any]:
         """The inputs a call from `scope` passes to the child workflow of `child`."""
         out: dict[str, Any] = {}
+        presence_only = None
         for key, name in self._captures(child).items():
             kind, target = key
-            if kind == "task" and target in self.presence_only[child]:
-                out[name] = self._presence_test(target, scope)
-            elif kind == "task":
-                out[name] = self._container(target, scope)
+            if kind == "task":
+                if presence_only is None:
+                    presence_only = self.presence_only[child]
+                if target in presence_only:
+                    out[name] = self._presence_test(target, scope)
+                else:
+                    out[name] = self._container(target, scope)
             elif kind == "input":
                 out[name] = self._input_ref(target, scope)
             elif kind == "item":
@@ -589,23 +708,38 @@ class _Lowerer:
         foreach, whose ports come from several steps) an object of Exprs."""
         if t.scope is not scope:
             return self._input_path(self._captures(scope)[("task", t)])
-        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
+        m = t.model
+        cls = type(m)
+        if cls not in _MODEL_CLASS:
+            cls = model_class(m)
         if cls is OperationTask:
             return self._step_path(t.id, "result")
         if cls is ValueTask or cls is TransformTask:
             return self._step_path(t.id, "value")
         if cls is SequenceTask or cls is CallTask or cls is ConditionalTask:
             return self._step_path(t.id, "outputs")
-        ports = self.tp.tasks[t].ports or {}
-        return {p: self._local_port(t, p) for p in ports}
+        return self._ports(t)
+
+    def _ports(self, t: TaskNode) -> dict[str, Expr]:
+        """Every port of task `t` read in its own scope, as an object."""
+        out: dict[str, Expr] = {}
+        for p in self.task_types[t].ports or {}:
+            out[p] = self._local_port(t, p)
+        return out
 
     def _local_port(self, t: TaskNode, port: str) -> Expr:
         """The Expr reading port `port` of task `t` in its own scope: made once per lowering
         (every reader of the port gets the same Expr; Exprs are never changed)."""
         expr = self.port_reads.get((t, port))
-        if expr is not None:
-            return expr
-        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
+        return expr if expr is not None else self._new_port_read(t, port)
+
+    def _new_port_read(self, t: TaskNode, port: str) -> Expr:
+        """`_local_port(t, port)` the first time it is asked for."""
+        expr = None
+        m = t.model
+        cls = type(m)
+        if cls not in _MODEL_CLASS:
+            cls = model_class(m)
         if cls is OperationTask:
             expr = task_step_path(t.id, "result", port)
         elif cls is ValueTask or cls is TransformTask:
@@ -617,10 +751,7 @@ class _Lowerer:
         elif cls is ForeachTask:
             expr = generated_step_path(generated_id(t.id, "collect", port), "value")
         elif cls is ParallelTask:
-            for i, branch in enumerate(t.children):
-                if any(o.name == port for o in branch.outputs):
-                    expr = task_step_path(t.id, "branches", i, port)
-                    break
+            expr = _branch_port(t, port)
         if expr is None:
             raise AssertionError(f"no port {port!r} on {t!r}")
         self.port_reads[(t, port)] = expr
@@ -629,7 +760,7 @@ class _Lowerer:
     def _presence(self, t: TaskNode, scope: ScopeNode) -> Expr:
         if t.scope is not scope:
             return self._input_path(self._captures(scope)[("task", t)])
-        cls = _MODEL_CLASS.get(type(t.model)) or model_class(t.model)
+        cls = model_class(t.model)
         if cls is OperationTask:
             return self._step_path(t.id, "result")
         if cls is ValueTask or cls is TransformTask:
@@ -671,14 +802,12 @@ class _Lowerer:
         of an enclosing scope needs no guard: its value is one of this workflow's inputs,
         bound whenever the workflow runs (the call that runs it comes after the producer)."""
         parts: list[str] = []
-        resolutions = self.cp.resolutions
+        resolutions = self.resolutions
         for d in t.deps.values():
             # Only reads of a value are guarded: `present(X)` reads nothing that could be
             # missing, and guarding it by X's presence would make it always true (a cleanup
             # that reports "X failed" could never run).
-            if d.task.scope is not scope or not d.reads or not any(
-                r is not None and r.kind == REF_OUTPUT for r in map(resolutions.get, d.pointers)
-            ):
+            if d.task.scope is not scope or not d.reads or not _reads_output(d.pointers, resolutions):
                 continue
             refs = [step_record(d.task.id)]
             cls = model_class(d.task.model)
@@ -689,24 +818,27 @@ class _Lowerer:
                     if r.port is not None and r.reader is t:
                         ports = [r.port]  # read directly: that port's step
                     elif cls is ForeachTask:
-                        ports = list(self.tp.tasks[d.task].ports or {})  # its whole result: every collect step
+                        ports = list(self.task_types[d.task].ports or {})  # its whole result: every collect step
                     else:
                         ports = []  # a conditional's whole result is its own step's
                     role = "collect" if cls is ForeachTask else "merge"
-                    refs += [step_record(generated_id(d.task.id, role, port)) for port in ports]
+                    for port in ports:
+                        refs.append(step_record(generated_id(d.task.id, role, port)))
             for ref in refs:
                 text = f"present({ref.text})"
                 if text not in parts:
                     parts.append(text)
         if not parts:
             return None
-        return Expr(" and ".join(parts), simple=len(parts) == 1)
+        return new_expr(" and ".join(parts), len(parts) == 1)
 
     # ================================================================= values
 
     def _value(self, v: Any, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         """Value `v` as a data tree (leaves: Expr, Literal, JSON scalars)."""
-        cls = _MODEL_CLASS.get(type(v)) or model_class(v)
+        cls = type(v)
+        if cls not in _MODEL_CLASS:
+            cls = model_class(v)
         # the commonest values first: a port read, then literal scalars
         if cls is OutputValue:
             return self._output(v, ptr, scope, site, label)
@@ -720,46 +852,57 @@ class _Lowerer:
         if cls is NullValue:
             return None
         if cls is ObjectValue:
-            return {
-                m.name: self._value(m.value, f"{ptr}/members/{i}/value", scope, site, label + (m.name,))
-                for i, m in enumerate(v.members)
-            }
+            return self._object(v, ptr, scope, site, label)
         if cls is ArrayValue:
-            return [
-                self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),))
-                for i, item in enumerate(v.items)
-            ]
+            return self._array(v, ptr, scope, site, label)
         if cls is ChoiceValue:
-            target = self.cp.resolutions[ptr].target
+            target = self.resolutions[ptr].target
             return Literal(self.choice_values[target])
         if cls is InputValue:
-            return self._input_ref(self.cp.resolutions[ptr].target, scope)
+            return self._input_ref(self.resolutions[ptr].target, scope)
         if cls is ItemValue or cls is IndexValue:
-            return self._item_ref(self.cp.resolutions[ptr].target, scope, v.kind)
+            return self._item_ref(self.resolutions[ptr].target, scope, v.kind)
         if cls is PresentValue:
-            target = self.cp.resolutions[ptr].target
+            target = self.resolutions[ptr].target
             return self._presence_test(target, scope)
         if cls is FieldValue:
             return self._field(v, ptr, scope, site, label)
         if cls is JsonValue:
-            inner = self._value(v.items[0], f"{ptr}/items/0", scope, site, label + ("0",))
+            inner = self._value(v.items[0], ptr + "/items/0", scope, site, label + ("0",))
             return new_expr(f"json({self._as_expr(inner, site, label + ('json',)).text})")
         if cls is PredicateValue:
             return self._predicate(v, ptr, scope, site, label)
         raise AssertionError(f"cannot lower {v!r}")  # a clean plan has no other value
 
+    def _object(self, v: ObjectValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for i, m in enumerate(v.members):
+            name = m.name
+            member_ptr = ptr + (_MEMBER_VALUE[i] if i < _SUFFIXES else f"/members/{i}/value")
+            out[name] = self._value(m.value, member_ptr, scope, site, label + (name,))
+        return out
+
+    def _array(self, v: ArrayValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> list[Any]:
+        out: list[Any] = []
+        for i, item in enumerate(v.items):
+            if i < _SUFFIXES:
+                out.append(self._value(item, ptr + _ITEM[i], scope, site, label + (_INDEX[i],)))
+            else:
+                out.append(self._value(item, f"{ptr}/items/{i}", scope, site, label + (str(i),)))
+        return out
+
     def _output(self, v: OutputValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
-        t = self.cp.resolutions[ptr].target
+        t = self.resolutions[ptr].target
         port = v.port
         if port is None:
             return self._container(t, scope)
-        if port in self.tp.tasks[t].optional_ports:
+        if port in self.task_types[t].optional_ports:
             # an optional port: a checked projection at the consumer
-            return self._project(self._container(t, scope), [port], self.tp.values.get(ptr), site, label, ptr)
+            return self._project(self._container(t, scope), [port], self.value_types.get(ptr), site, label, ptr)
         if t.scope is scope:
             expr = self.port_reads.get((t, port))
-            return expr if expr is not None else self._local_port(t, port)
-        return self._input_path(self._captures(scope)[("task", t)], port)
+            return expr if expr is not None else self._new_port_read(t, port)
+        return self._input_port(self._captures(scope)[("task", t)], port)
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         """A (nested) field selection: one checked projection of the whole path."""
@@ -767,10 +910,10 @@ class _Lowerer:
         cur, cur_ptr = v, ptr
         while model_class(cur) is FieldValue:
             names.insert(0, cur.port)
-            cur, cur_ptr = cur.items[0], f"{cur_ptr}/items/0"
+            cur, cur_ptr = cur.items[0], cur_ptr + "/items/0"
         base: Any
         if model_class(cur) is OutputValue and cur.port is not None:
-            t = self.cp.resolutions[cur_ptr].target
+            t = self.resolutions[cur_ptr].target
             container = self._container(t, scope)
             if isinstance(container, Expr):
                 base, names = container, [cur.port] + names
@@ -778,279 +921,381 @@ class _Lowerer:
                 base = self._local_port(t, cur.port)
         else:
             base = self._value(cur, cur_ptr, scope, site, label + ("of",))
-        return self._project(base, names, self.tp.values.get(ptr), site, label, ptr)
+        return self._project(base, names, self.value_types.get(ptr), site, label, ptr)
 
     def _project(
         self, base: Any, names: list[str], t: BType | None, site: _Site, label: tuple[str, ...], source: str
     ) -> Expr:
         from_expr = self._as_expr(base, site, label + ("from",))
-        key = ("project",) + site.role + site.prefix + label
-        step_id = site.claim(generated_id(*site.prefix, *label, "project"), key)
+        prefix = _prefix(site)
+        key = ("project",) + site.role + prefix + label
+        step_id = site.claim(generated_id(*prefix, *label, "project"), key)
         path, schema = list(names), self._schema(t)
-        data = self._step(
+        self._step(
             site, step_id, "value.project", source, {"from": from_expr, "path": path, "schema": schema, "required": True},
             key,
+            {
+                "id": step_id, "type": "value.project", "source": source, "from": f"${{{from_expr.text}}}",
+                "path": path, "schema": schema, "required": True,
+            },
         )
-        data["from"] = "${" + from_expr.text + "}"
-        data["path"] = path
-        data["schema"] = schema
-        data["required"] = True
         return generated_step_path(step_id, "value")
 
     def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         ops = []
         for i, item in enumerate(v.items):
-            item_label = label + (str(i),)
-            ops.append(self._as_expr(self._value(item, f"{ptr}/items/{i}", scope, site, item_label), site, item_label))
+            if i < _SUFFIXES:
+                item_ptr, item_label = ptr + _ITEM[i], label + (_INDEX[i],)
+            else:
+                item_ptr, item_label = f"{ptr}/items/{i}", label + (str(i),)
+            tree = self._value(item, item_ptr, scope, site, item_label)
+            ops.append(tree if type(tree) is Expr else self._as_expr(tree, site, item_label))
         name = v.predicate
         if name == "not":
-            return Expr(f"not {ops[0].operand()}", simple=False)
-        if name in ("and", "or"):
-            return Expr(f"{ops[0].operand()} {name} {ops[1].operand()}", simple=False)
-        return Expr(f"{ops[0].operand()} {_COMPARATORS[name]} {ops[1].operand()}", simple=False)
+            return new_expr(f"not {ops[0].operand()}", False)
+        if name == "and" or name == "or":
+            return new_expr(f"{ops[0].operand()} {name} {ops[1].operand()}", False)
+        return new_expr(f"{ops[0].operand()} {_COMPARATORS[name]} {ops[1].operand()}", False)
 
     def _as_expr(self, tree: Any, site: _Site, label: tuple[str, ...]) -> Expr:
         """A data tree as one expression: scalars become expression literals; objects and
         arrays are materialized by a `set` step and read back."""
-        if isinstance(tree, Expr):
+        if type(tree) is Expr or isinstance(tree, Expr):
             return tree
         if isinstance(tree, Literal) and not isinstance(tree.value, (dict, list)):
             return self._literal_expr(tree.value)
         if tree is None or isinstance(tree, (bool, int, float, str)):
             return self._literal_expr(tree)
-        key = ("set",) + site.role + site.prefix + label
-        step_id = site.claim(generated_id(*site.prefix, *label, "value"), key)
-        self._step(site, step_id, "set", site.source, {"value": tree}, key)["value"] = render_tree(tree)
+        prefix = _prefix(site)
+        key = ("set",) + site.role + prefix + label
+        step_id = site.claim(generated_id(*prefix, *label, "value"), key)
+        source = site.source
+        self._step(
+            site, step_id, "set", source, {"value": tree}, key,
+            {"id": step_id, "type": "set", "source": source, "value": render_tree(tree)},
+        )
         return generated_step_path(step_id, "value")
 
     # ================================================================== tasks
 
-    def _step(self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple) -> dict[str, Any]:
-        """A step with `fields`; returns its data as to_data() emits it (`Step.data`) with
-        the head written (id, type, source, guard): the caller adds the same fields as
-        emitted, in their order, where each field's form is known (no dict of them to copy)."""
+    def _step(
+        self, site: _Site, step_id: str, type_: str, source: str, fields: dict[str, Any], key: tuple,
+        data: dict[str, Any],
+    ) -> None:
+        """A step with `fields`, and `data`: the step as to_data() emits it (`Step.data`),
+        made by the caller with the same fields as emitted, in their order, where each
+        field's form is known; the guard (`when`) is put in here."""
         # Business IDs and the fixed roles of one task (merge, collect, validate, the
         # transform's steps) are unique by construction: the task ID is unique in the plan.
         site.ids[step_id] = key
         when = site.when
-        if when is None:
-            data = {"id": step_id, "type": type_, "source": source}
-        else:
-            data = {"id": step_id, "type": type_, "source": source, "when": "${" + when.text + "}"}
-        site.out.append(new_step(step_id, type_, source, fields, key, when, data))
-        return data
+        if when is not None:
+            data = _guarded(data, when)
+        # `Step(step_id, type_, source, fields, key, when, None, data)`, made without calling the
+        # class (see graph.new_expr), here rather than in a function of its own: one for every
+        # step of the graph. Held to the class call by tests/test_lower_fast_paths.py.
+        step = _new_object(Step)
+        step.id = step_id
+        step.type = type_
+        step.source = source
+        step.fields = fields
+        step.key = key
+        step.when = when
+        step.title = None
+        step.data = data
+        site.out.append(step)
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
-        cls = _MODEL_CLASS.get(type(m)) or model_class(m)
+        cls = type(m)
+        if cls not in _MODEL_CLASS:
+            cls = model_class(m)
         tid = t.id
         if cls is OperationTask:
-            op = self.tp.tasks[t].operation
+            op = self.task_types[t].operation
             request: dict[str, Any] = {}
             emitted: dict[str, Any] = {}
             pointer = t.pointer
             # the commonest task: its bindings' fields read as slots, a port read
             # dispatched at once
-            for i, b in enumerate(m.inputs):
-                name, value = b.name, b.value
+            i = -1
+            for b in m.inputs:
+                i += 1
+                value = b.value
                 tv = type(value)
-                if tv is OutputValue:
-                    v = self._output(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
-                elif tv is NumberValue:  # a literal number: no pointer to make, nothing to resolve
+                if tv is NumberValue:  # a literal number: no pointer to make, nothing to resolve
                     n = value.number
                     v = n if type(n) is int else json_number(n)
                 else:
-                    v = self._value(value, f"{pointer}/inputs/{i}/value", scope, site, ("in", name))
+                    ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                    if tv is OutputValue:
+                        v = self._output(value, ptr, scope, site, ("in", b.name))
+                    else:
+                        v = self._value(value, ptr, scope, site, ("in", b.name))
+                name = b.name
                 request[name] = v
                 tv = type(v)
                 if tv is Expr:
-                    emitted[name] = "${" + v.text + "}"
+                    emitted[name] = f"${{{v.text}}}"
                 elif tv is int or tv is float or tv is bool or v is None:
                     emitted[name] = v
                 else:
                     emitted[name] = render_tree(v)
-            _, fixed, executor_config, fixed_emitted, config_emitted = self._op_literals(op)
-            request.update(fixed)  # host-owned inputs, injected
-            emitted.update(fixed_emitted)
-            config: dict[str, Any] = dict(executor_config)
+            hit = self.op_literals.get(id(op))
+            if hit is None:
+                hit = self._op_literals(op)
+            for name, v in hit[3]:  # host-owned inputs, injected
+                request[name] = v
+            for name, v in hit[4]:
+                emitted[name] = v
+            config: dict[str, Any] = hit[1].copy()
             config[REQUEST] = request
-            data = self._step(site, tid, op.executor, pointer, {"input": config, "effect": op.effect}, ("task", tid))
-            data["input"] = config_emitted = dict(config_emitted)
+            config_emitted = hit[2].copy()
             config_emitted[REQUEST] = emitted
-            data["effect"] = op.effect
+            executor, effect = op.executor, op.effect
+            self._step(
+                site, tid, executor, pointer, {"input": config, "effect": effect}, ("task", tid),
+                {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect},
+            )
         elif cls is ValueTask:
-            value = {
-                o.name: self._value(o.value, f"{t.pointer}/outputs/{i}/value", scope, site, ("out", o.name))
-                for i, o in enumerate(m.outputs)
-            }
-            self._step(site, tid, "set", t.pointer, {"value": value}, ("task", tid))["value"] = render_tree(value)
+            pointer = t.pointer
+            value: dict[str, Any] = {}
+            for i, o in enumerate(m.outputs):
+                name = o.name
+                value[name] = self._value(
+                    o.value, pointer + (_OUTPUT_VALUE[i] if i < _SUFFIXES else f"/outputs/{i}/value"), scope, site,
+                    ("out", name),
+                )
+            self._step(
+                site, tid, "set", pointer, {"value": value}, ("task", tid),
+                {"id": tid, "type": "set", "source": pointer, "value": render_tree(value)},
+            )
         elif cls is TransformTask:
             self._transform(t, m, scope, site)
         elif cls is CallTask:
-            inputs = {
-                b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
-                for i, b in enumerate(m.inputs)
-            }
-            fields: dict[str, Any] = {"workflow": self.wf_names[t.group.body]}
+            pointer = t.pointer
+            inputs = self._bindings(m, pointer, scope, site)
+            workflow = self.wf_names[t.group.body]
             if inputs:
-                fields["input"] = inputs
-            data = self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
-            data["workflow"] = fields["workflow"]
-            if inputs:
-                data["input"] = render_tree(inputs)
+                self._step(
+                    site, tid, "workflow.call", pointer, {"workflow": workflow, "input": inputs}, ("task", tid),
+                    {
+                        "id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow,
+                        "input": render_tree(inputs),
+                    },
+                )
+            else:
+                self._step(
+                    site, tid, "workflow.call", pointer, {"workflow": workflow}, ("task", tid),
+                    {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow},
+                )
         elif cls is SequenceTask:
+            pointer = t.pointer
             body = t.child(BODY)
-            fields = {"workflow": self.wf_names[body]}
+            workflow = self.wf_names[body]
             call_input = self._call_input(body, scope)
             if call_input:
-                fields["input"] = call_input
-            data = self._step(site, tid, "workflow.call", t.pointer, fields, ("task", tid))
-            data["workflow"] = fields["workflow"]
-            if call_input:
-                data["input"] = render_tree(call_input)
+                self._step(
+                    site, tid, "workflow.call", pointer, {"workflow": workflow, "input": call_input}, ("task", tid),
+                    {
+                        "id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow,
+                        "input": render_tree(call_input),
+                    },
+                )
+            else:
+                self._step(
+                    site, tid, "workflow.call", pointer, {"workflow": workflow}, ("task", tid),
+                    {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow},
+                )
         elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
         elif cls is ParallelTask:
             branches = []
             branches_emitted = []
             for branch in t.children:
-                entry: dict[str, Any] = {"call": self.wf_names[branch]}
-                entry_emitted = dict(entry)
+                call = self.wf_names[branch]
                 call_input = self._call_input(branch, scope)
                 if call_input:
-                    entry["input"] = call_input
-                    entry_emitted["input"] = render_tree(call_input)
-                branches.append(entry)
-                branches_emitted.append(entry_emitted)
-            data = self._step(
-                site, tid, "parallel", t.pointer, {"branches": branches, "max_concurrency": m.maxConcurrency}, ("task", tid)
+                    branches.append({"call": call, "input": call_input})
+                    branches_emitted.append({"call": call, "input": render_tree(call_input)})
+                else:
+                    branches.append({"call": call})
+                    branches_emitted.append({"call": call})
+            pointer, limit = t.pointer, m.maxConcurrency
+            self._step(
+                site, tid, "parallel", pointer, {"branches": branches, "max_concurrency": limit}, ("task", tid),
+                {
+                    "id": tid, "type": "parallel", "source": pointer, "branches": branches_emitted,
+                    "max_concurrency": limit,
+                },
             )
-            data["branches"] = branches_emitted
-            data["max_concurrency"] = m.maxConcurrency
         elif cls is ForeachTask:
             self._foreach(t, m, scope, site)
         else:  # pragma: no cover - a clean plan has no placeholder
             raise AssertionError(f"cannot lower {t!r}")
 
+    def _bindings(self, m: Any, pointer: str, scope: ScopeNode, site: _Site) -> dict[str, Any]:
+        """A task's input bindings (`m.inputs`) as a data tree, by name."""
+        out: dict[str, Any] = {}
+        for i, b in enumerate(m.inputs):
+            name = b.name
+            ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+            out[name] = self._value(b.value, ptr, scope, site, ("in", name))
+        return out
+
     def _transform(self, t: TaskNode, m: TransformTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
-        inputs = {
-            b.name: self._value(b.value, f"{t.pointer}/inputs/{i}/value", scope, site, ("in", b.name))
-            for i, b in enumerate(m.inputs)
-        }
+        pointer = t.pointer
+        inputs = self._bindings(m, pointer, scope, site)
         inputs_id = role_id(tid, "inputs")
         prompt_id = role_id(tid, "prompt")
         call_id = role_id(tid, "call")
-        self._step(site, inputs_id, "set", t.pointer, {"value": inputs}, ("transform", tid, "inputs"))["value"] = (
-            render_tree(inputs)
+        self._step(
+            site, inputs_id, "set", pointer, {"value": inputs}, ("transform", tid, "inputs"),
+            {"id": inputs_id, "type": "set", "source": pointer, "value": render_tree(inputs)},
         )
         objective = m.objective or ""
         inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
-        data = self._step(
-            site, prompt_id, "template.render", t.pointer,
+        self._step(
+            site, prompt_id, "template.render", pointer,
             {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
             ("transform", tid, "prompt"),
+            {
+                "id": prompt_id, "type": "template.render", "source": pointer, "template": TRANSFORM_TEMPLATE,
+                "values": {"objective": escape_literal(objective), "inputs": f"${{{inputs_json.text}}}"},
+            },
         )
-        data["template"] = TRANSFORM_TEMPLATE
-        data["values"] = {"objective": escape_literal(objective), "inputs": "${" + inputs_json.text + "}"}
-        result = self.tp.tasks[t].whole
-        schema = strict_schema(result)
-        result_ptr = f"{t.pointer}/resultType"
+        schema = self._strict_schema(self.task_types[t].whole)
+        result_ptr = pointer + "/resultType"
         prompt = generated_step_path(prompt_id, "text")
-        data = self._step(site, call_id, "llm.call", result_ptr, {"prompt": prompt, "schema": schema}, ("transform", tid, "call"))
-        data["prompt"] = "${" + prompt.text + "}"
-        data["schema"] = schema
+        self._step(
+            site, call_id, "llm.call", result_ptr, {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
+            {"id": call_id, "type": "llm.call", "source": result_ptr, "prompt": f"${{{prompt.text}}}", "schema": schema},
+        )
         # the result is validated (enum and nullability included) before anything reads it
         value = generated_step_path(call_id, "json")
-        data = self._step(site, tid, "value.validate", result_ptr, {"value": value, "schema": schema}, ("task", tid))
-        data["value"] = "${" + value.text + "}"
-        data["schema"] = schema
+        self._step(
+            site, tid, "value.validate", result_ptr, {"value": value, "schema": schema}, ("task", tid),
+            {"id": tid, "type": "value.validate", "source": result_ptr, "value": f"${{{value.text}}}", "schema": schema},
+        )
 
     def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
-        cond_tree = self._value(m.condition, f"{t.pointer}/condition", scope, site, ("cond",))
-        cond = self._as_expr(cond_tree, site, ("cond",))
+        pointer = t.pointer
+        cond_tree = self._value(m.condition, pointer + "/condition", scope, site, ("cond",))
+        cond = cond_tree if type(cond_tree) is Expr else self._as_expr(cond_tree, site, ("cond",))
         body = t.child(BODY)
-        case: dict[str, Any] = {"when": cond, "call": self.wf_names[body]}
-        case_emitted: dict[str, Any] = {"when": "${" + cond.text + "}", "call": case["call"]}
+        call = self.wf_names[body]
+        when = f"${{{cond.text}}}"
         call_input = self._call_input(body, scope)
         if call_input:
-            case["input"] = call_input
-            case_emitted["input"] = render_tree(call_input)
-        fields: dict[str, Any] = {"cases": [case]}
+            case: dict[str, Any] = {"when": cond, "call": call, "input": call_input}
+            case_emitted: dict[str, Any] = {"when": when, "call": call, "input": render_tree(call_input)}
+        else:
+            case = {"when": cond, "call": call}
+            case_emitted = {"when": when, "call": call}
         other = t.child(OTHERWISE)
         if other is not None:
-            default: dict[str, Any] = {"call": self.wf_names[other]}
-            default_emitted = dict(default)
+            call = self.wf_names[other]
             other_input = self._call_input(other, scope)
             if other_input:
-                default["input"] = other_input
-                default_emitted["input"] = render_tree(other_input)
-            fields["default"] = default
-        data = self._step(site, tid, "switch", t.pointer, fields, ("task", tid))
-        data["cases"] = [case_emitted]
-        if other is not None:
-            data["default"] = default_emitted
-        ports = self.tp.tasks[t].ports or {}
-        outputs = self._step_path(tid, "outputs")
-        outputs_emitted = "${" + outputs.text + "}"
-        for o in body.outputs:
-            if o.name not in ports:
-                continue
-            path, schema = [o.name], self._schema(ports[o.name])
-            data = self._step(
-                site, generated_id(tid, "merge", o.name), "value.project", o.pointer,
-                {"from": outputs, "path": path, "schema": schema, "required": True}, ("merge", tid, o.name),
+                default: dict[str, Any] = {"call": call, "input": other_input}
+                default_emitted: dict[str, Any] = {"call": call, "input": render_tree(other_input)}
+            else:
+                default = {"call": call}
+                default_emitted = {"call": call}
+            self._step(
+                site, tid, "switch", pointer, {"cases": [case], "default": default}, ("task", tid),
+                {"id": tid, "type": "switch", "source": pointer, "cases": [case_emitted], "default": default_emitted},
             )
-            data["from"] = outputs_emitted
-            data["path"] = path
-            data["schema"] = schema
-            data["required"] = True
+        else:
+            self._step(
+                site, tid, "switch", pointer, {"cases": [case]}, ("task", tid),
+                {"id": tid, "type": "switch", "source": pointer, "cases": [case_emitted]},
+            )
+        ports = self.task_types[t].ports or {}
+        outputs = self._step_path(tid, "outputs")
+        outputs_emitted = f"${{{outputs.text}}}"
+        for o in body.outputs:
+            name = o.name
+            if name not in ports:
+                continue
+            step_id, source = generated_id(tid, "merge", name), o.pointer
+            path, schema = [name], self._schema(ports[name])
+            self._step(
+                site, step_id, "value.project", source,
+                {"from": outputs, "path": path, "schema": schema, "required": True}, ("merge", tid, name),
+                {
+                    "id": step_id, "type": "value.project", "source": source, "from": outputs_emitted, "path": path,
+                    "schema": schema, "required": True,
+                },
+            )
 
     def _foreach(self, t: TaskNode, m: ForeachTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
-        items_ptr = f"{t.pointer}/items"
-        items = self._as_expr(self._value(m.items, items_ptr, scope, site, ("items",)), site, ("items",))
+        pointer = t.pointer
+        items_ptr = pointer + "/items"
+        items_tree = self._value(m.items, items_ptr, scope, site, ("items",))
+        items = items_tree if type(items_tree) is Expr else self._as_expr(items_tree, site, ("items",))
         validate_id = role_id(tid, "validate")
-        items_t = self.tp.values.get(items_ptr)
         # the collection's size is checked before any item is dispatched
-        schema = self._schema(items_t)
-        data = self._step(
-            site, validate_id, "value.validate", items_ptr, {"value": items, "schema": schema, "max_items": m.maxItems},
+        schema = self._schema(self.value_types.get(items_ptr))
+        max_items = m.maxItems
+        self._step(
+            site, validate_id, "value.validate", items_ptr, {"value": items, "schema": schema, "max_items": max_items},
             ("validate", tid),
+            {
+                "id": validate_id, "type": "value.validate", "source": items_ptr, "value": f"${{{items.text}}}",
+                "schema": schema, "max_items": max_items,
+            },
         )
-        data["value"] = "${" + items.text + "}"
-        data["schema"] = schema
-        data["max_items"] = m.maxItems
         body = t.child(FOREACH_BODY)
         validated = generated_step_path(validate_id, "value")
-        fields: dict[str, Any] = {"items": validated, "call": self.wf_names[body]}
+        call = self.wf_names[body]
+        fields: dict[str, Any] = {"items": validated, "call": call}
+        data: dict[str, Any] = {
+            "id": tid, "type": "loop.parallel" if m.parallel else "loop.sequential", "source": pointer,
+            "items": f"${{{validated.text}}}", "call": call,
+        }
         call_input = self._call_input(body, scope)
         if call_input:
             fields["input"] = call_input
-        if m.parallel:
-            fields["max_concurrency"] = m.maxConcurrency
-        data = self._step(site, tid, "loop.parallel" if m.parallel else "loop.sequential", t.pointer, fields, ("task", tid))
-        data["items"] = "${" + validated.text + "}"
-        data["call"] = fields["call"]
-        if call_input:
             data["input"] = render_tree(call_input)
         if m.parallel:
-            data["max_concurrency"] = m.maxConcurrency
+            fields["max_concurrency"] = data["max_concurrency"] = m.maxConcurrency
+        self._step(site, tid, data["type"], pointer, fields, ("task", tid), data)
         seen: set[str] = set()
         results = self._step_path(tid, "results")
-        results_emitted = "${" + results.text + "}"
+        results_emitted = f"${{{results.text}}}"
         for o in body.outputs:
-            if o.name in seen:
+            name = o.name
+            if name in seen:
                 continue
-            seen.add(o.name)
-            path = [o.name]
-            data = self._step(
-                site, generated_id(tid, "collect", o.name), "array.project", o.pointer, {"from": results, "path": path},
-                ("collect", tid, o.name),
+            seen.add(name)
+            step_id, source = generated_id(tid, "collect", name), o.pointer
+            path = [name]
+            self._step(
+                site, step_id, "array.project", source, {"from": results, "path": path}, ("collect", tid, name),
+                {"id": step_id, "type": "array.project", "source": source, "from": results_emitted, "path": path},
             )
-            data["from"] = results_emitted
-            data["path"] = path
+
+
+def _branch_port(t: TaskNode, port: str) -> Expr | None:
+    """Port `port` of parallel task `t`: read from the first branch that exports it."""
+    for i, branch in enumerate(t.children):
+        for o in branch.outputs:
+            if o.name == port:
+                return task_step_path(t.id, "branches", i, port)
+    return None
+
+
+def _reads_output(pointers: list[str], resolutions: Mapping[str, Any]) -> bool:
+    """Whether some of `pointers` resolves to a read of a task's output."""
+    for p in pointers:
+        r = resolutions.get(p)
+        if r is not None and r.kind == REF_OUTPUT:
+            return True
+    return False
 
 
 def _key_text(key: tuple) -> str:
