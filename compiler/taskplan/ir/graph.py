@@ -108,30 +108,24 @@ def _new_segment(name: str | int) -> str:
 
 
 def path(base: str, *names: str | int) -> Expr:
-    for name in names:  # `segment(name)`, a remembered one found at once
-        base += _SEGMENTS.get(name) or _new_segment(name)
-    e = _new(Expr)  # `new_expr(base)`, without a call of it
-    e.text = base
-    e.simple = True
-    return e
+    return _segments_expr(base, names)
 
 
 def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
     """`data.steps.<id>.<field>...`, quoting generated IDs (they contain dots)."""
     base = f"data.steps.{step_id}.{field_name}" if _NAME_RE.match(step_id) else f'data.steps["{step_id}"].{field_name}'
-    for name in names:  # `path(base, *names)`, without a call that unpacks its arguments
-        base += _SEGMENTS.get(name) or _new_segment(name)
-    e = _new(Expr)  # `new_expr(base)`, without a call of it
-    e.text = base
-    e.simple = True
-    return e
+    return _segments_expr(base, names)
 
 
 def task_step_path(task_id: str, field_name: str, *names: str | int) -> Expr:
     """`step_path` of a task's own step, its ID not tested: a task ID of a clean plan (the
     only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py)."""
-    base = f"data.steps.{task_id}.{field_name}"
-    for name in names:  # `path(base, *names)`, without a call that unpacks its arguments
+    return _segments_expr(f"data.steps.{task_id}.{field_name}", names)
+
+
+def _segments_expr(base: str, names: tuple) -> Expr:
+    """`path(base, *names)`, without a call that unpacks its arguments."""
+    for name in names:  # `segment(name)`, a remembered one found at once
         base += _SEGMENTS.get(name) or _new_segment(name)
     e = _new(Expr)  # `new_expr(base)`, without a call of it
     e.text = base
@@ -155,25 +149,13 @@ def step_record(step_id: str) -> Expr:
 
 
 def input_path(name: str, *names: str | int) -> Expr:
-    base = "data.inputs" + (_SEGMENTS.get(name) or _new_segment(name))
-    for n in names:  # `path("data.inputs", name, *names)`, without a call that unpacks its arguments
-        base += _SEGMENTS.get(n) or _new_segment(n)
-    e = _new(Expr)  # `new_expr(base)`, without a call of it
-    e.text = base
-    e.simple = True
-    return e
+    return _segments_expr("data.inputs" + (_SEGMENTS.get(name) or _new_segment(name)), names)
 
 
 def task_input_path(name: str, *names: str | int) -> Expr:
     """`input_path` of an input whose name is a plain segment by construction, not tested:
     a captured task's input (its task ID, or the ID with a hash: passes/lower.py)."""
-    base = f"data.inputs.{name}"
-    for n in names:
-        base += _SEGMENTS.get(n) or _new_segment(n)
-    e = _new(Expr)  # `new_expr(base)`, without a call of it
-    e.text = base
-    e.simple = True
-    return e
+    return _segments_expr(f"data.inputs.{name}", names)
 
 
 def literal_expr(value: Any) -> Expr:

@@ -1075,38 +1075,10 @@ class _Lowerer:
         elif cls is CallTask:
             pointer = t.pointer
             inputs = self._bindings(m, pointer, scope, site)
-            workflow = self.wf_names[t.group.body]
-            if inputs:
-                self._step(
-                    site, tid, "workflow.call", pointer, {"workflow": workflow, "input": inputs}, ("task", tid),
-                    {
-                        "id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow,
-                        "input": render_tree(inputs),
-                    },
-                )
-            else:
-                self._step(
-                    site, tid, "workflow.call", pointer, {"workflow": workflow}, ("task", tid),
-                    {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow},
-                )
+            self._workflow_call(site, tid, pointer, self.wf_names[t.group.body], inputs)
         elif cls is SequenceTask:
-            pointer = t.pointer
             body = t.child(BODY)
-            workflow = self.wf_names[body]
-            call_input = self._call_input(body, scope)
-            if call_input:
-                self._step(
-                    site, tid, "workflow.call", pointer, {"workflow": workflow, "input": call_input}, ("task", tid),
-                    {
-                        "id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow,
-                        "input": render_tree(call_input),
-                    },
-                )
-            else:
-                self._step(
-                    site, tid, "workflow.call", pointer, {"workflow": workflow}, ("task", tid),
-                    {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow},
-                )
+            self._workflow_call(site, tid, t.pointer, self.wf_names[body], self._call_input(body, scope))
         elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
         elif cls is ParallelTask:
@@ -1142,6 +1114,20 @@ class _Lowerer:
             ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
             out[name] = self._value(b.value, ptr, scope, site, ("in", name))
         return out
+
+    def _workflow_call(self, site: _Site, tid: str, pointer: str, workflow: str, inputs: dict[str, Any]) -> None:
+        """The `workflow.call` step of task `tid` (a group call or a sequence), with its
+        inputs when it has any."""
+        if inputs:
+            self._step(
+                site, tid, "workflow.call", pointer, {"workflow": workflow, "input": inputs}, ("task", tid),
+                {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow, "input": render_tree(inputs)},
+            )
+        else:
+            self._step(
+                site, tid, "workflow.call", pointer, {"workflow": workflow}, ("task", tid),
+                {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow},
+            )
 
     def _transform(self, t: TaskNode, m: TransformTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id

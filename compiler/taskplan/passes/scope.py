@@ -241,25 +241,8 @@ class _ScopePass:
             ptr = f"{sptr}/tasks/{i}"
             if type(t) in _LEAF_TASKS and not t._marks:
                 # the common case: a task model without marks (so its `id` is a string) and without
-                # child scopes: TaskNode(t.id, t, ptr, scope, i, False, [], {}, False, ptr in copies,
-                # ptr not in invalid_ids), without the dataclass call (its argument tuple, frame and
-                # defaults), every field set (tests/test_scope_fast_paths.py compares them all)
-                node = _new(TaskNode)
-                node.id = t.id
-                node.model = t
-                node.pointer = ptr
-                node.scope = scope
-                node.index = i
-                node.in_always = False
-                node.children = []
-                node.deps = {}
-                node.broken = False
-                node.duplicate = ptr in copies
-                node.id_ok = ptr not in invalid_ids
-                node.cyclic = False
-                node.group = None
-                node.ports = None
-                entries.append(node)
+                # child scopes
+                entries.append(_task_node(t, ptr, scope, i, ptr in copies, ptr not in invalid_ids))
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 entries.append(self.make_compound(t, ptr, scope, i))
             else:
@@ -282,21 +265,7 @@ class _ScopePass:
         """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
         is a string and it is not broken): its child scopes read from its fields
         directly, without `scopes_of`'s generic listing."""
-        node = _new(TaskNode)  # TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, duplicate, id_ok), as in `enter`
-        node.id = t.id
-        node.model = t
-        node.pointer = ptr
-        node.scope = scope
-        node.index = index
-        node.in_always = False
-        node.children = []
-        node.deps = {}
-        node.broken = False
-        node.duplicate = ptr in self.identity.copies
-        node.id_ok = ptr not in self.identity.invalid_ids
-        node.cyclic = False
-        node.group = None
-        node.ports = None
+        node = _task_node(t, ptr, scope, index, ptr in self.identity.copies, ptr not in self.identity.invalid_ids)
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
         kind = type(t)
@@ -1553,3 +1522,26 @@ def run(plan: TaskPlan, identity: IdentityTable, reporter: Reporter) -> CheckedP
 
 
 __all__ = ["run"]
+
+
+def _task_node(t: Any, ptr: str, scope: ScopeNode, index: int, duplicate: bool, id_ok: bool) -> TaskNode:
+    """`TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, duplicate, id_ok)` for a
+    task of `tasks` without marks (so its `id` is a string, and it is not broken), without
+    the dataclass call (its argument tuple, frame and defaults), every field set
+    (tests/test_scope_fast_paths.py compares them all)."""
+    node = _new(TaskNode)
+    node.id = t.id
+    node.model = t
+    node.pointer = ptr
+    node.scope = scope
+    node.index = index
+    node.in_always = False
+    node.children = []
+    node.deps = {}
+    node.broken = False
+    node.duplicate = duplicate
+    node.id_ok = id_ok
+    node.cyclic = False
+    node.group = None
+    node.ports = None
+    return node

@@ -128,16 +128,8 @@ class _Structure:
             self.tasks(scope.always, ptr, "always")
         outputs = scope.outputs
         if outputs:
-            if self.max_depth >= 1:  # (a top-level value is not too deep)
-                for item in outputs:  # (_plain_value, inline: no pointer when nothing to check)
-                    v = item.value
-                    kind = type(v)
-                    if kind in _NOTHING_TO_CHECK:
-                        continue
-                    if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
-                        break
-                else:
-                    return
+            if self.max_depth >= 1 and _plain_values(outputs):  # (a top-level value is not too deep)
+                return
             self.named(outputs, f"{ptr}/outputs", subject)
 
     def tasks(self, tasks: list, ptr: str, where: str) -> None:
@@ -149,16 +141,8 @@ class _Structure:
         for i, t in enumerate(tasks):
             if fast and type(t) is OperationTask:
                 objective = t.objective
-                if objective and not objective.isspace():  # (`objective.strip()`)
-                    for item in t.inputs:  # (_plain_value, inline)
-                        v = item.value
-                        kind = type(v)
-                        if kind in _NOTHING_TO_CHECK:
-                            continue
-                        if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
-                            break
-                    else:
-                        continue
+                if objective and not objective.isspace() and _plain_values(t.inputs):  # (`objective.strip()`)
+                    continue
             if not quiet(t):
                 self.task(t, f"{ptr}/{where}/{i}")
             elif type(t) in _COMPOUND_TASKS:
@@ -833,3 +817,15 @@ def _number_text(number: int | float) -> str:
     text = repr(number)
     return text if len(text) <= 30 else text[:27] + "..."
 
+
+def _plain_values(items: list) -> bool:
+    """Whether `value` has nothing to say about the value of any of `items` (bindings or
+    outputs) at the top level (`_plain_value` of each, inline: no pointer is built)."""
+    for item in items:
+        v = item.value
+        kind = type(v)
+        if kind in _NOTHING_TO_CHECK:
+            continue
+        if kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER:
+            return False
+    return True
