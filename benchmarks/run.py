@@ -690,7 +690,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", help="comma-separated task counts (default: 100,1000,10000,20000,50000)")
     ap.add_argument("--quick", action="store_true", help="N = 100 and 1,000, a 50-plan sample of separate checks, 3 KFP/compile runs at most")
     ap.add_argument("-m", "--operations", type=int, default=500, help="operations in the catalog (default 500)")
-    ap.add_argument("--repeat", type=int, help="runs per N; each figure is the best (default: 5 up to 1,000 tasks, 3 above)")
+    ap.add_argument("--repeat", type=int, help="runs per N; each figure is the best (default: 15 up to 1,000 tasks, 5 up to 10,000, 3 above: "
+                         "a small plan's figures are a few milliseconds, whose spread only more runs narrow)")
     ap.add_argument("--format", choices=("json", "yaml"), default="json",
                     help="how the plans are written (default json: compact, one line; yaml: block style)")
     ap.add_argument("--many", type=int, default=500, help="small plans checked in one process (default 500)")
@@ -745,7 +746,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "load_start": os.getloadavg(),
                     "label": args.label},
-        "settings": {"operations": args.m, "repeat": args.repeat or "5 up to 1,000 tasks, 3 above", "sizes": sizes,
+        "settings": {"operations": args.m, "repeat": args.repeat or "15 up to 1,000 tasks, 5 up to 10,000, 3 above", "sizes": sizes,
                      "format": "json (compact)" if args.format == "json" else "yaml (block style)"},
     }
     try:
@@ -772,7 +773,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in sizes:
                 log(f"[run.py] N={n:,}: generating, then compile + validate in a fresh process (load {_load()})")
                 path = plan_file(n)
-                repeat = args.repeat or (5 if n <= 1_000 else 3)
+                repeat = args.repeat or (15 if n <= 1_000 else 5 if n <= 10_000 else 3)
                 try:
                     r = run_worker("size", ["--n", str(n), "--plan", str(path), "--catalog", str(cat_path),
                                             "--repeat", str(repeat), "-m", str(args.m)], workdir)
