@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
-from taskplan.model.btype import BType, Field, Slot, fits, literal_type, make
+from taskplan.model.btype import BType, Field, Slot, fits, literal_type, made, make, new_field
 from taskplan.source import pointer as jp
 
 MAX_DEPTH = 128
@@ -209,14 +209,18 @@ class _Converter:
         self.work = 0
 
     def slot(self, pointer: str) -> Slot:
-        return Slot(self.file, pointer)
+        return _tuple_new(Slot, (self.file, pointer))  # (btype.new_slot)
 
     def convert(self, node: Any, ptr: str, depth: int) -> BType:
+        # (Paid once per schema node of every operation a compile calls: the slots built
+        # inline, the type by the positional `made`.)
         self.work += 1
-        origin = self.slot(ptr)
+        origin = _tuple_new(Slot, (self.file, ptr))
         if depth > MAX_DEPTH or self.work > WORK_BUDGET or not isinstance(node, dict):
             return make("any", origin=origin)
-        description = node.get("description") if isinstance(node.get("description"), str) else None
+        description = node.get("description")
+        if description is not None and not isinstance(description, str):
+            description = None
 
         ref = node.get("$ref")
         if isinstance(ref, str):
@@ -254,11 +258,11 @@ class _Converter:
                 strings = [v for v in raw_enum if isinstance(v, str)]
                 if strings:
                     enum = strings
-                    enum_slot = self.slot(jp.join(ptr, "enum"))
+                    enum_slot = _tuple_new(Slot, (self.file, ptr + "/enum"))
             raw_const = node.get("const")
             if isinstance(raw_const, str):
                 const = raw_const
-                enum_slot = self.slot(jp.join(ptr, "const"))
+                enum_slot = _tuple_new(Slot, (self.file, ptr + "/const"))
 
         items: BType | None = None
         fields: list[Field] = []
@@ -267,19 +271,7 @@ class _Converter:
             items = self._items(node, ptr, depth)
         elif kind == "object":
             fields, closed = self._fields(node, ptr, depth)
-        return make(
-            kind,
-            nullable=nullable,
-            enum=enum,
-            const=const,
-            items=items,
-            fields=fields,
-            closed=closed,
-            origin=origin,
-            enum_slot=enum_slot,
-            null_slot=null_slot,
-            description=description,
-        )
+        return made(kind, nullable, enum, const, items, fields, closed, origin, enum_slot, null_slot, description)
 
     # ------------------------------------------------------------------ parts
 
@@ -482,7 +474,7 @@ class _Converter:
             return None
         items = node.get("items")
         if isinstance(items, (dict, bool)):
-            return self.convert(items, jp.join(ptr, "items"), depth + 1)
+            return self.convert(items, ptr + "/items", depth + 1)
         return None
 
     def _fields(self, node: dict, ptr: str, depth: int) -> tuple[list[Field], bool]:
@@ -496,10 +488,14 @@ class _Converter:
         props = node.get("properties")
         declared: set[str] = set()
         if isinstance(props, dict):
+            base, file, shallow, convert = ptr + "/properties/", self.file, self.shallow, self.convert
             for name, sub in props.items():
-                fp = jp.join(ptr, "properties", name)
-                ft = make("any", origin=self.slot(fp)) if self.shallow else self.convert(sub, fp, depth + 1)
-                fields.append(Field(name, ft, name in required, self.slot(fp)))
+                if type(name) is str and "~" not in name and "/" not in name:
+                    fp = base + name
+                else:
+                    fp = jp.join(ptr, "properties", name)
+                ft = make("any", origin=_tuple_new(Slot, (file, fp))) if shallow else convert(sub, fp, depth + 1)
+                fields.append(new_field(name, ft, name in required, _tuple_new(Slot, (file, fp))))
                 declared.add(name)
         for name, i in required.items():
             if name not in declared:
@@ -512,6 +508,8 @@ class _Converter:
             closed = False
         return fields, closed
 
+
+_tuple_new = tuple.__new__
 
 _EVALUATING_APPLICATORS = frozenset({
     "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "$recursiveRef",

@@ -237,12 +237,30 @@ def make(
 ) -> BType:
     """Build a normalised BType: `any` is never nullable, `null` always is, an enum is
     deduplicated (first occurrence kept), restrictions only stay where they belong."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown business type kind {kind!r}")
-    if kind in ("any", "never"):
-        return _btype(kind, False, None, None, None, (), False, origin, None, None, description)
-    if kind == "null":
-        return _btype("null", True, None, None, None, (), False, origin, None, null_slot or origin, description)
+    return made(kind, nullable, enum, const, items, fields, closed, origin, enum_slot, null_slot, description)
+
+
+def made(
+    kind: str,
+    nullable: bool,
+    enum: Iterable[str] | None,
+    const: str | None,
+    items: BType | None,
+    fields: Iterable[Field],
+    closed: bool,
+    origin: Slot | None,
+    enum_slot: Slot | None,
+    null_slot: Slot | None,
+    description: str | None,
+) -> BType:
+    """`make` with every argument given, positionally (keyword arguments cost the callers
+    that build a type per schema node: the catalog's schema conversion)."""
+    if kind not in _VALUED:  # (set lookups: `kind in KINDS` compares strings one by one)
+        if kind not in _KIND_SET:
+            raise ValueError(f"unknown business type kind {kind!r}")
+        if kind == "null":
+            return _btype("null", True, None, None, None, (), False, origin, None, null_slot or origin, description)
+        return _btype(kind, False, None, None, None, (), False, origin, None, None, description)  # any, never
     enum_t: tuple[str, ...] | None = None
     if kind == "string":
         if enum is not None:
@@ -298,6 +316,9 @@ _tuple_new = tuple.__new__
 
 
 _SCALARS = frozenset({"string", "number", "integer", "boolean"})
+_VALUED = _SCALARS | {"object", "array"}
+"""The kinds `make` keeps nullability and restrictions of (not null, any, never)."""
+_KIND_SET = frozenset(KINDS)
 
 ANY = BType("any")
 ANY_ITEMS = ANY
