@@ -66,6 +66,15 @@ if TYPE_CHECKING:
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue, ObjectValue, ArrayValue)
 
+_SUFFIXES = 64
+_INPUT_VALUE = tuple(f"/inputs/{i}/value" for i in range(_SUFFIXES))
+_OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(_SUFFIXES))
+_MEMBER = tuple(f"/members/{i}" for i in range(_SUFFIXES))
+_ITEM = tuple(f"/items/{i}" for i in range(_SUFFIXES))
+"""The pointer suffixes of the first positions, made once: an f-string formatting an int
+costs more than the concatenation (every value of the plan is recorded by its pointer)."""
+_tuple_new = tuple.__new__
+
 
 def run(checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter) -> TypedPlan:
     return _Typer(checked, catalog, reporter).run()
@@ -137,6 +146,7 @@ class _Typer:
         self.values = self.out.values
         self.tasks = self.out.tasks
         self.resolutions = checked.resolutions
+        self._copy_scopes = checked.copy_scopes
         self._type_cache: dict[int, BType | None] = {}
         self._item_types: dict[TaskNode, BType | None] = {}
         self._scopes_done: set[ScopeNode] = set()
@@ -299,7 +309,7 @@ class _Typer:
         for o in scope.outputs:
             if not isinstance(o.model, TaskOutput):
                 continue
-            t = self.value(o.model.value, f"{o.pointer}/value", scope)
+            t = self.value(o.model.value, o.pointer + "/value", scope)
             if o.usable and o.name not in outputs:
                 outputs[o.name] = t
         self.out.scope_outputs[scope] = outputs
@@ -334,9 +344,10 @@ class _Typer:
         tasks[t] = kind(self, t, m) if kind is not None else TaskTypes(None, None)
 
     def _transform(self, t: TaskNode, m: TransformTask) -> TaskTypes:
+        pointer, scope, value = t.pointer, t.scope, self.value
         for i, b in enumerate(m.inputs):
             if isinstance(b, TaskOutput):
-                self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)
+                value(b.value, pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value"), scope)
         result = self.task_type(m.resultType, f"{t.pointer}/resultType")
         if result is None or result.kind != "object":
             return TaskTypes(None, None)
@@ -344,9 +355,10 @@ class _Typer:
 
     def _value_task(self, t: TaskNode, m: ValueTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
+        pointer, scope, value = t.pointer, t.scope, self.value
         for i, o in enumerate(m.outputs):
             if isinstance(o, TaskOutput):
-                vt = self.value(o.value, f"{t.pointer}/outputs/{i}/value", t.scope)
+                vt = value(o.value, pointer + (_OUTPUT_VALUE[i] if i < _SUFFIXES else f"/outputs/{i}/value"), scope)
                 ports.setdefault(o.name, vt)
         return TaskTypes(ports, _object(ports))
 
@@ -376,13 +388,19 @@ class _Typer:
                 clean = self._clean_calls[key] = self._clean_call(ref, key[1])
             if clean is not False:
                 op, port_list, found = clean
-                pointer, scope, value, fits = t.pointer, t.scope, self.value, bt.fits
+                pointer, scope, fits = t.pointer, t.scope, bt.fits
+                values, kinds = self.values, _VALUE_KINDS
                 # Each value typed, then fitted to its port, one binding after the other (what
                 # each reports is at its own value: the sink's order does not depend on this).
                 for i, b in enumerate(inputs):
                     v = b.value
-                    value_ptr = f"{pointer}/inputs/{i}/value"
-                    vt = value(v, value_ptr, scope)
+                    value_ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                    kind = kinds.get(type(v))  # (self.value, inline)
+                    if kind is not None and not v._marks:
+                        vt = kind(self, v, value_ptr, scope)
+                    else:
+                        vt = self._value(v, value_ptr, scope)
+                    values[value_ptr] = vt
                     if vt is not None:
                         port = port_list[i]
                         if fits(vt, port.type) is not None:
@@ -423,7 +441,7 @@ class _Typer:
         bindings: list[tuple[int, TaskOutput, str, BType | None]] = []
         for i, b in enumerate(m.inputs):
             if isinstance(b, TaskOutput):
-                value_ptr = f"{pointer}/inputs/{i}/value"
+                value_ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
                 bindings.append((i, b, value_ptr, value(b.value, value_ptr, scope)))
         if self.catalog is None:
             return TaskTypes(None, None)
@@ -544,7 +562,8 @@ class _Typer:
         values: list[tuple[int, TaskOutput, BType | None]] = []
         for i, b in enumerate(m.inputs):
             if isinstance(b, TaskOutput):
-                values.append((i, b, self.value(b.value, f"{t.pointer}/inputs/{i}/value", t.scope)))
+                ptr = t.pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                values.append((i, b, self.value(b.value, ptr, t.scope)))
         if group is None:
             return TaskTypes(None, None)
         seen: set[str] = set()
@@ -597,7 +616,6 @@ class _Typer:
         then_ports = self._scope(body) if body is not None else {}
         other_ports = self._scope(other) if other is not None else {}
         ports: dict[str, BType | None] = {}
-        other_decls = {o.name: o for o in (other.outputs if other is not None else [])}
         for name, a in then_ports.items():
             b = other_ports.get(name)
             if name not in other_ports:
@@ -607,7 +625,7 @@ class _Typer:
                 continue
             joined = bt.join(a, b)
             if joined is None:
-                decl = other_decls[name]
+                decl = _output(other, name)
                 self.rep.report(
                     "TASK_BRANCH_OUTPUTS",
                     f"{decl.pointer}/value",
@@ -647,7 +665,10 @@ class _Typer:
         self._item_types[t] = element
         body = t.child(FOREACH_BODY)
         outs = self._scope(body) if body is not None else {}
-        ports = {name: (bt.array_of(ty) if ty is not None else None) for name, ty in outs.items()}
+        ports: dict[str, BType | None] = {}
+        array_of = bt.array_of
+        for name, ty in outs.items():
+            ports[name] = array_of(ty) if ty is not None else None
         return TaskTypes(ports, _object(ports))
 
     # ================================================================= values
@@ -676,22 +697,24 @@ class _Typer:
 
     # -- literals and computed values: their own type, located at the value
 
+    # (The slots are built inline: `new_slot`, without its call.)
+
     def _string(self, v: StringValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.string_const(v.text, new_slot(self.file, ptr))
+        return bt.string_const(v.text, _tuple_new(Slot, (self.file, ptr)))
 
     def _number(self, v: NumberValue, ptr: str, scope: ScopeNode | None) -> BType:
         n = v.number
-        integral = isinstance(n, int) or (isinstance(n, float) and n.is_integer())
-        return bt.plain("integer" if integral else "number", new_slot(self.file, ptr))
+        integral = type(n) is int or isinstance(n, int) or (isinstance(n, float) and n.is_integer())
+        return bt.plain("integer" if integral else "number", _tuple_new(Slot, (self.file, ptr)))
 
     def _boolean(self, v: Any, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.plain("boolean", new_slot(self.file, ptr))  # a boolean literal, `present`
+        return bt.plain("boolean", _tuple_new(Slot, (self.file, ptr)))  # a boolean literal, `present`
 
     def _null(self, v: NullValue, ptr: str, scope: ScopeNode | None) -> BType:
         return bt.scalar("null", new_slot(self.file, ptr))
 
     def _index(self, v: IndexValue, ptr: str, scope: ScopeNode | None) -> BType:
-        return bt.plain("integer", new_slot(self.file, ptr))
+        return bt.plain("integer", _tuple_new(Slot, (self.file, ptr)))
 
     def _object_value(self, v: ObjectValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         fields: list[Field] = []
@@ -701,8 +724,8 @@ class _Typer:
             if not isinstance(member, TaskOutput):
                 known = False
                 continue
-            mptr = f"{ptr}/members/{i}"
-            mt = self.value(member.value, f"{mptr}/value", scope)
+            mptr = ptr + (_MEMBER[i] if i < _SUFFIXES else f"/members/{i}")
+            mt = self.value(member.value, mptr + "/value", scope)
             if mt is None:
                 known = False
             elif member.name not in names:
@@ -711,20 +734,31 @@ class _Typer:
         return bt.object_of(fields, closed=True, origin=new_slot(self.file, ptr)) if known else None
 
     def _array(self, v: ArrayValue, ptr: str, scope: ScopeNode | None) -> BType | None:
-        types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
-        if any(t is None for t in types):
-            return None
+        types = self._items(v.items, ptr, scope)
+        for t in types:
+            if t is None:
+                return None
         joined = bt.join_all(types) if types else bt.NEVER  # empty: fits every array port
         return bt.array_of(joined, origin=new_slot(self.file, ptr))  # mixed kinds: array of any
 
+    def _items(self, items: Any, ptr: str, scope: ScopeNode | None) -> list[BType | None]:
+        """The types of the items of the value at `ptr`, in order (a loop: a comprehension
+        would hold its variables in closure cells)."""
+        value = self.value
+        types = []
+        for i, item in enumerate(items):
+            types.append(value(item, ptr + (_ITEM[i] if i < _SUFFIXES else f"/items/{i}"), scope))
+        return types
+
     def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
+        value = self.value
         for i, item in enumerate(v.items):
-            self.value(item, f"{ptr}/items/{i}", scope)
-        return bt.plain("string", new_slot(self.file, ptr))
+            value(item, ptr + (_ITEM[i] if i < _SUFFIXES else f"/items/{i}"), scope)
+        return bt.plain("string", _tuple_new(Slot, (self.file, ptr)))
 
     def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
         self._predicate(v, ptr, scope)
-        return bt.plain("boolean", new_slot(self.file, ptr))
+        return bt.plain("boolean", _tuple_new(Slot, (self.file, ptr)))
 
     # -- references: the type of what they resolve to (None: in error, already reported)
 
@@ -742,7 +776,7 @@ class _Typer:
         tt = self.tasks.get(target)
         if tt is None or tt.ports is None:
             return None  # in error, or on a cycle: already reported
-        if self.cp.copy_scopes and self.cp.copy_visible(target.id, scope):
+        if self._copy_scopes and self.cp.copy_visible(target.id, scope):
             return None  # it may mean the later copy: the duplicate (reported) is the one mistake
         port, ports = v.port, tt.ports
         if port is None:
@@ -796,7 +830,7 @@ class _Typer:
         )
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode | None) -> BType | None:
-        inner_types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+        inner_types = self._items(v.items, ptr, scope)
         if len(v.items) != 1:
             return None  # TASK_VALUE_INVALID (the structure pass)
         inner = inner_types[0]
@@ -839,7 +873,7 @@ class _Typer:
         return result
 
     def _predicate(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> None:
-        types = [self.value(item, f"{ptr}/items/{i}", scope) for i, item in enumerate(v.items)]
+        types = self._items(v.items, ptr, scope)
         arity = PREDICATES.get(v.predicate)
         if arity is None or arity != len(v.items):
             return  # TASK_PREDICATE_INVALID (the structure pass)
@@ -1149,6 +1183,8 @@ class _Typer:
 
 def _object(ports: dict[str, BType | None]) -> BType | None:
     """The whole result of a task whose ports are `ports` (None when one is unknown)."""
+    if not ports:
+        return _NO_PORTS  # (equal for every task without ports, and without slots: made once)
     new_field = bt.new_field
     fields = []
     for name, t in ports.items():
@@ -1156,6 +1192,19 @@ def _object(ports: dict[str, BType | None]) -> BType | None:
             return None
         fields.append(new_field(name, t))
     return bt.object_of(fields, closed=True)
+
+
+_NO_PORTS = bt.object_of((), closed=True)
+"""The whole result of a task without ports (read only)."""
+
+
+def _output(scope: ScopeNode | None, name: str) -> Any:
+    """The last output `name` of `scope` (a name on both sides of a conditional: there is one)."""
+    found = None
+    for o in scope.outputs if scope is not None else ():
+        if o.name == name:
+            found = o
+    return found
 
 
 def _handler(table: dict[type, Any], node: Any) -> Any:
