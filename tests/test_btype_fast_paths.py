@@ -150,3 +150,31 @@ def task_types(draw: Any, depth: int = 0) -> dict[str, Any]:
 def test_from_task_type_is_the_make_path(raw: dict[str, Any]) -> None:
     t = validate_model(TaskType, raw)
     assert repr(bt.from_task_type(t, "plan.yaml", "/inputs/0/type")) == repr(_reference(t, "plan.yaml", "/inputs/0/type"))
+
+
+# ------------------------------------------------------------------ fits
+
+
+@st.composite
+def scalar_types(draw: Any) -> bt.BType:
+    kind = draw(SCALARS)
+    nullable = draw(st.booleans())
+    if kind == "string" and draw(st.booleans()):
+        if draw(st.booleans()):
+            return make("string", nullable=nullable, const=draw(st.sampled_from("ab")), origin=draw(SLOTS))
+        return make("string", nullable=nullable, enum=draw(st.lists(st.sampled_from("abc"), min_size=1)))
+    return make(kind, nullable=nullable, null_slot=draw(SLOTS), origin=draw(SLOTS))
+
+
+@SETTINGS
+@given(scalar_types(), scalar_types())
+def test_a_scalar_of_the_ports_kind_fits(produced: bt.BType, required: bt.BType) -> None:
+    """The rule the types pass's clean operation calls apply without calling `fits`: a
+    value of a port's scalar kind fits a port without an enum or const, unless it may be
+    null where the port may not."""
+    shortcut = (
+        produced.kind == required.kind and required.kind in ("string", "number", "integer", "boolean")
+        and required.const is None and required.enum is None and (required.nullable or not produced.nullable)
+    )
+    if shortcut:
+        assert bt.fits(produced, required) is None

@@ -86,3 +86,12 @@ def test_operation_fast_path_gives_what_the_general_path_gives(monkeypatch: pyte
         checked += 1
     assert checked > 100
     assert fast_used > 50  # the fast path was taken
+
+
+def test_the_whole_result_of_a_task_without_ports_is_the_general_one() -> None:
+    """`_object` returns one shared type for every task without ports: the one it builds
+    for any other port set, with no field."""
+    from taskplan.model import btype as bt
+
+    assert repr(types_pass._object({})) == repr(bt.object_of([], closed=True))
+    assert types_pass._object({}) == bt.object_of([], closed=True)

@@ -297,13 +297,39 @@ def scalar(kind: str, origin: Slot | None = None) -> BType:
 
 def plain(kind: str, origin: Slot | None = None) -> BType:
     """`scalar(kind, origin)` for `string`, `number`, `integer` or `boolean` (the types of
-    most literals and computed values): one constructor call."""
-    return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
+    most literals and computed values): `_btype`'s work without its call."""
+    t = _DraftBType()
+    t.kind = kind
+    t.nullable = False
+    t.enum = t.const = t.items = t.enum_slot = t.null_slot = t.description = t._index = None
+    t.fields = ()
+    t.closed = False
+    t.origin = origin
+    t.__class__ = BType  # type: ignore[assignment]
+    return t  # type: ignore[return-value]
 
 
 def string_const(text: str, origin: Slot | None = None) -> BType:
     """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`."""
-    return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
+    t = _DraftBType()
+    t.kind = "string"
+    t.nullable = False
+    t.const = text
+    t.enum = t.items = t.null_slot = t.description = t._index = None
+    t.fields = ()
+    t.closed = False
+    t.origin = t.enum_slot = origin
+    t.__class__ = BType  # type: ignore[assignment]
+    return t  # type: ignore[return-value]
+
+
+if _btype is BType:  # pragma: no cover - the fast construction is refused (_check_fast_construction)
+
+    def plain(kind: str, origin: Slot | None = None) -> BType:
+        return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
+
+    def string_const(text: str, origin: Slot | None = None) -> BType:
+        return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
 
 
 def new_slot(file: str, pointer: str) -> Slot:
@@ -720,9 +746,15 @@ def from_task_type(t: "TaskType | Any", file: str, pointer: str) -> BType | None
     types are closed (a TaskPlan object type declares every field it has). Returns None when the type (or a type
     inside it) is malformed or an `InvalidType` placeholder: the structure pass
     reports that, and values of it are not checked (no cascades)."""
-    from taskplan.model.plan import TaskType
+    global _TaskType
+    if _TaskType is None:  # (imported once: an import statement per call costs)
+        from taskplan.model.plan import TaskType
 
-    return _from_task_type(t, file, pointer, 0, TaskType)
+        _TaskType = TaskType
+    return _from_task_type(t, file, pointer, 0, _TaskType)
+
+
+_TaskType: Any = None
 
 
 _MAX_TYPE_DEPTH = 128

@@ -74,6 +74,7 @@ _ITEM = tuple(f"/items/{i}" for i in range(_SUFFIXES))
 """The pointer suffixes of the first positions, made once: an f-string formatting an int
 costs more than the concatenation (every value of the plan is recorded by its pointer)."""
 _tuple_new = tuple.__new__
+_SCALARS = frozenset(("string", "number", "integer", "boolean"))
 
 
 def run(checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter) -> TypedPlan:
@@ -403,7 +404,13 @@ class _Typer:
                     values[value_ptr] = vt
                     if vt is not None:
                         port = port_list[i]
-                        if fits(vt, port.type) is not None:
+                        rt = port.type
+                        if (
+                            vt.kind == rt.kind and rt.kind in _SCALARS and rt.const is None and rt.enum is None
+                            and (rt.nullable or not vt.nullable)
+                        ):
+                            continue  # (what `fits` finds for a scalar of the port's kind: it fits)
+                        if fits(vt, rt) is not None:
                             self._check_port(t, op, port, v, value_ptr, vt)
                 return found  # (shared by every clean call of the operation, read only)
         return self._operation_general(t, m)
@@ -567,8 +574,9 @@ class _Typer:
         if group is None:
             return TaskTypes(None, None)
         seen: set[str] = set()
+        bad_names = self._bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
         for i, b, vt in values:
-            if not self.cp.identity.name_ok(f"{t.pointer}/inputs/{i}/name") or b.name in seen:
+            if (bad_names and f"{t.pointer}/inputs/{i}/name" in bad_names) or b.name in seen:
                 continue
             seen.add(b.name)
             decl = group.input_by_name.get(b.name)
