@@ -211,11 +211,14 @@ class _Converter:
     def slot(self, pointer: str) -> Slot:
         return _tuple_new(Slot, (self.file, pointer))  # (btype.new_slot)
 
-    def convert(self, node: Any, ptr: str, depth: int) -> BType:
+    def convert(self, node: Any, ptr: str, depth: int, origin: Slot | None = None) -> BType:
+        """The type of `node`, written at `ptr` (`origin`: that slot, when the caller has it)."""
         # (Paid once per schema node of every operation a compile calls: the slots built
-        # inline, the type by the positional `made`.)
+        # inline, the commonest `type` read here, the type by the positional `made`, and no
+        # variable captured by a comprehension, which would make every call build cells.)
         self.work += 1
-        origin = _tuple_new(Slot, (self.file, ptr))
+        if origin is None:
+            origin = _tuple_new(Slot, (self.file, ptr))
         if depth > MAX_DEPTH or self.work > WORK_BUDGET or not isinstance(node, dict):
             return make("any", origin=origin)
         description = node.get("description")
@@ -229,7 +232,11 @@ class _Converter:
                 return self._ref_with_siblings(node, ptr, depth, target, origin, description)
             return target
 
-        kinds, nullable, null_slot = self._types(node, ptr)
+        raw = node.get("type")
+        if type(raw) is str and raw != "null":  # (`_types` of one kind)
+            kinds, nullable, null_slot = ([raw] if raw in JSON_KINDS else ["any", "any"]), False, None
+        else:
+            kinds, nullable, null_slot = self._types(node, ptr)
         if kinds is None:  # no `type`: combinators, enum or const may still say
             combined = self._untyped(node, ptr, depth, origin, description)
             if combined is not None:
@@ -237,14 +244,9 @@ class _Converter:
             return make("any", origin=origin, description=description)
         listed = _listed(node) if nullable or len(kinds) > 1 else None
         if listed is not None:  # enum/const apply with `type`: only the values of its kinds
-            if len(kinds) > 1 and kinds != ["any", "any"]:
-                admitted = [(v, i) for v, i in listed[1] if _kind_admits(kinds, nullable, v)]
-                narrowed = _untyped_values(admitted, listed[0], ptr, origin, description, self)
-                return narrowed if narrowed is not None else make("any", origin=origin, description=description)
-            if nullable and not any(v is None for v, _ in listed[1]):
-                nullable, null_slot = False, None
-            elif nullable and not any(v is not None and _kind_admits(kinds, False, v) for v, _ in listed[1]):
-                return make("null", null_slot=null_slot, origin=origin, description=description)
+            found, nullable, null_slot = self._typed_values(listed, kinds, nullable, null_slot, ptr, origin, description)
+            if found is not None:
+                return found
         if len(kinds) != 1:
             return make("any" if kinds else "null", origin=origin, description=description)
         kind = kinds[0]
@@ -274,6 +276,28 @@ class _Converter:
         return made(kind, nullable, enum, const, items, fields, closed, origin, enum_slot, null_slot, description)
 
     # ------------------------------------------------------------------ parts
+
+    def _typed_values(
+        self,
+        listed: tuple[str, list[tuple[Any, int | None]]],
+        kinds: list[str],
+        nullable: bool,
+        null_slot: Slot | None,
+        ptr: str,
+        origin: Slot,
+        description: str | None,
+    ) -> tuple[BType | None, bool, Slot | None]:
+        """A node's `enum`/`const` (`listed`) beside its `type` (`kinds`, `nullable`): the
+        node's type when they decide it, else None and the nullability they leave."""
+        if len(kinds) > 1 and kinds != ["any", "any"]:
+            admitted = [(v, i) for v, i in listed[1] if _kind_admits(kinds, nullable, v)]
+            narrowed = _untyped_values(admitted, listed[0], ptr, origin, description, self)
+            return (narrowed if narrowed is not None else make("any", origin=origin, description=description)), False, None
+        if nullable and not any(v is None for v, _ in listed[1]):
+            nullable, null_slot = False, None
+        elif nullable and not any(v is not None and _kind_admits(kinds, False, v) for v, _ in listed[1]):
+            return make("null", null_slot=null_slot, origin=origin, description=description), False, None
+        return None, nullable, null_slot
 
     def _ref(self, ref: str, depth: int, origin: Slot, description: str | None) -> BType:
         target = resolve_ref(self.root, ref)
@@ -494,8 +518,9 @@ class _Converter:
                     fp = base + name
                 else:
                     fp = jp.join(ptr, "properties", name)
-                ft = make("any", origin=_tuple_new(Slot, (file, fp))) if shallow else convert(sub, fp, depth + 1)
-                fields.append(new_field(name, ft, name in required, _tuple_new(Slot, (file, fp))))
+                slot = _tuple_new(Slot, (file, fp))  # (the field's, and its schema's origin)
+                ft = make("any", origin=slot) if shallow else convert(sub, fp, depth + 1, slot)
+                fields.append(new_field(name, ft, name in required, slot))
                 declared.add(name)
         for name, i in required.items():
             if name not in declared:
