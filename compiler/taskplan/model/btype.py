@@ -758,6 +758,10 @@ _TaskType: Any = None
 
 
 _MAX_TYPE_DEPTH = 128
+_DECLARABLE = frozenset(KINDS) - {"null", "never"}
+"""The kinds a TaskType may declare."""
+_FIELD_SUFFIX = tuple(f"/fields/{i}" for i in range(32))
+"""Pointer suffixes of the first fields, made once (an f-string formatting an int costs more)."""
 
 
 def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type) -> BType | None:
@@ -767,9 +771,9 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
     if not isinstance(t, task_type) or depth > _MAX_TYPE_DEPTH:
         return None
     kind = t.kind
-    if kind not in KINDS or kind in ("null", "never"):
+    if kind not in _DECLARABLE:  # (a set: `in KINDS` compares strings one by one)
         return None
-    origin = new_slot(file, pointer)
+    origin = _tuple_new(Slot, (file, pointer))  # (new_slot)
     if kind == "any":  # never nullable, no restrictions
         return _btype("any", False, None, None, None, (), False, origin, None, None, t.description)
     enum = t.enum
@@ -788,11 +792,11 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
     if kind == "object":
         found: list[Field] = []
         for i, f in enumerate(t.fields):
-            fp = f"{pointer}/fields/{i}"
+            fp = pointer + (_FIELD_SUFFIX[i] if i < len(_FIELD_SUFFIX) else f"/fields/{i}")
             ft = _from_task_type(getattr(f, "type", None), file, fp + "/type", depth + 1, task_type)
             if ft is None:
                 return None
-            found.append(new_field(f.name, ft, bool(f.required), new_slot(file, fp)))
+            found.append(new_field(f.name, ft, bool(f.required), _tuple_new(Slot, (file, fp))))
         fields = tuple(found)
     elif t.fields:
         return None
