@@ -341,7 +341,8 @@ def new_slot(file: str, pointer: str) -> Slot:
 _tuple_new = tuple.__new__
 
 
-_SCALARS = frozenset({"string", "number", "integer", "boolean"})
+SCALAR_KINDS = frozenset({"string", "number", "integer", "boolean"})
+_SCALARS = SCALAR_KINDS
 _VALUED = _SCALARS | {"object", "array"}
 """The kinds `make` keeps nullability and restrictions of (not null, any, never)."""
 _KIND_SET = frozenset(KINDS)

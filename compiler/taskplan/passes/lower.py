@@ -57,6 +57,11 @@ from taskplan.ir.graph import (
     task_input_path,
     task_step_path,
 )
+from taskplan.source.pointer import INPUT_VALUE as _INPUT_VALUE
+from taskplan.source.pointer import ITEM as _ITEM
+from taskplan.source.pointer import MEMBER_VALUE as _MEMBER_VALUE
+from taskplan.source.pointer import OUTPUT_VALUE as _OUTPUT_VALUE
+from taskplan.source.pointer import SUFFIXES as _SUFFIXES
 from taskplan.workflow.dialect import REQUEST, escape_literal
 from taskplan.ir.typed import TypedPlan
 from taskplan.model import btype as bt
@@ -302,15 +307,8 @@ def lower(
 
 _new_object = object.__new__
 
-_SUFFIXES = 64
-_INPUT_VALUE = tuple(f"/inputs/{i}/value" for i in range(_SUFFIXES))
-_OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(_SUFFIXES))
-_MEMBER_VALUE = tuple(f"/members/{i}/value" for i in range(_SUFFIXES))
-_ITEM = tuple(f"/items/{i}" for i in range(_SUFFIXES))
 _INDEX = tuple(str(i) for i in range(_SUFFIXES))
-"""The pointer suffixes (and label parts) of the first positions, made once: an f-string
-that formats an int costs about three times a concatenation of two strings, and lowering
-makes a pointer for every binding it reads. Positions past these are formatted."""
+"""The label parts of the first positions, made once (see taskplan.source.pointer's suffixes)."""
 
 
 class _Site:

@@ -60,21 +60,20 @@ from taskplan.model.plan import (
 )
 
 from taskplan.passes.subjects import subject_at
+from taskplan.source.pointer import INPUT_VALUE as _INPUT_VALUE  # pointer suffixes, made once
+from taskplan.source.pointer import ITEM as _ITEM
+from taskplan.source.pointer import MEMBER as _MEMBER
+from taskplan.source.pointer import OUTPUT_VALUE as _OUTPUT_VALUE
+from taskplan.source.pointer import SUFFIXES as _SUFFIXES
 
 if TYPE_CHECKING:
     from taskplan.catalog.load import Catalog, Operation, Resolution
 
 _LITERALS = (NullValue, StringValue, NumberValue, BooleanValue, ObjectValue, ArrayValue)
 
-_SUFFIXES = 64
-_INPUT_VALUE = tuple(f"/inputs/{i}/value" for i in range(_SUFFIXES))
-_OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(_SUFFIXES))
-_MEMBER = tuple(f"/members/{i}" for i in range(_SUFFIXES))
-_ITEM = tuple(f"/items/{i}" for i in range(_SUFFIXES))
-"""The pointer suffixes of the first positions, made once: an f-string formatting an int
-costs more than the concatenation (every value of the plan is recorded by its pointer)."""
+
 _tuple_new = tuple.__new__
-_SCALARS = frozenset(("string", "number", "integer", "boolean"))
+_SCALARS = bt.SCALAR_KINDS
 
 
 def run(checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter) -> TypedPlan:

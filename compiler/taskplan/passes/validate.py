@@ -1560,6 +1560,9 @@ def _is_object_schema(node: dict) -> bool:
 # --- the accept path -------------------------------------------------------------------------------
 
 _NO_GUARDS: frozenset = frozenset()
+"""A cleanup step's guards outside any `when`."""
+_NO_INPUTS: frozenset = frozenset()
+"""The required inputs of a workflow without inputs."""
 
 _accept_lock = threading.Lock()
 """The accept path's step predicates append to one shared list: one document at a time."""
@@ -1675,17 +1678,12 @@ class _Accept:
             for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
                 if not self.input_type_ok(decl["type"]):
                     return False
-                if "default" in decl:
-                    if _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
-                        return False
-                    if decl.get("required") is True:  # `_input_required`, inline
-                        required.add(input_name)
-                else:
-                    needed = decl.get("required")
-                    if needed is None or needed is True:
-                        required.add(input_name)
+                if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                    return False
+                if _input_required(decl):
+                    required.add(input_name)
         else:
-            self.required[name] = _NO_GUARDS  # no input: none required
+            self.required[name] = _NO_INPUTS
         if outputs:
             self.section = "outputs"
             self.ran = top_ran

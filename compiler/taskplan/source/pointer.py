@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+SUFFIXES = 64
+"""How many positions the suffix tables below hold."""
+INPUT_VALUE = tuple(f"/inputs/{i}/value" for i in range(SUFFIXES))
+OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(SUFFIXES))
+MEMBER = tuple(f"/members/{i}" for i in range(SUFFIXES))
+MEMBER_VALUE = tuple(f"/members/{i}/value" for i in range(SUFFIXES))
+ITEM = tuple(f"/items/{i}" for i in range(SUFFIXES))
+"""The pointer suffixes of a plan's commonest positions, made once: the types and lower
+passes build a pointer for every value they read, and an f-string that formats an int costs
+about three times a concatenation of two strings. A position past them is formatted."""
+
 
 def escape(token: str | int) -> str:
     text = str(token)
