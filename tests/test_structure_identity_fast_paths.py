@@ -325,3 +325,16 @@ def test_the_inline_declaration_has_every_field_of_the_dataclass():
     expected = Declaration("a", "task", "/root/tasks/0", plan.root.tasks[0], True)
     for f in dataclasses.fields(Declaration):
         assert getattr(built, f.name) == getattr(expected, f.name), f.name
+
+
+def test_unformatted_pointers_format_as_the_f_strings_they_stand_for():
+    """`structure._pointer` (the pointers `tasks` and `inside` pass on as tuples) gives what
+    the general path's f-strings give, at any nesting."""
+    ptr = "/root"
+    lazy: object = "/root"
+    for where, i, child in [("tasks", 3, ("body",)), ("always", 0, ("branches", 1)), ("tasks", 12, ("otherwise",))]:
+        assert structure_pass._pointer((lazy, where, i)) == f"{ptr}/{where}/{i}"
+        lazy, ptr = ((lazy, where, i), *child), f"{ptr}/{where}/{i}/" + "/".join(map(str, child))
+        assert structure_pass._pointer(lazy) == ptr
+    assert structure_pass._pointer("/groups/0/body") == "/groups/0/body"
+

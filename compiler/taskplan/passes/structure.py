@@ -121,7 +121,9 @@ class _Structure:
 
     # ------------------------------------------------------------------- scopes
 
-    def scope(self, scope: TaskScope, ptr: str, subject: dict | None) -> None:
+    def scope(self, scope: TaskScope, ptr: str | tuple, subject: dict | None) -> None:
+        """`ptr`: the scope's pointer, or unformatted (`_pointer`): a scope whose tasks
+        `quiet` accepts (the common case) has its pointer formatted by no one."""
         if scope.tasks:
             self.tasks(scope.tasks, ptr, "tasks")
         if scope.always:
@@ -130,23 +132,32 @@ class _Structure:
         if outputs:
             if self.max_depth >= 1 and _plain_values(outputs):  # (a top-level value is not too deep)
                 return
-            self.named(outputs, f"{ptr}/outputs", subject)
+            self.named(outputs, f"{_pointer(ptr)}/outputs", subject)
 
-    def tasks(self, tasks: list, ptr: str, where: str) -> None:
-        """The tasks of a scope's `tasks` or `always`. An operation task with an objective
-        and bindings of values `value` has nothing to say about (the commonest task) is
-        told inline; any other task that `quiet` accepts, without its pointer."""
+    def tasks(self, tasks: list, ptr: str | tuple, where: str) -> None:
+        """The tasks of a scope's `tasks` or `always` (`ptr`: the scope's pointer, maybe
+        unformatted). An operation task with an objective and bindings of values `value`
+        has nothing to say about (the commonest task) is told inline (`_plain_values`,
+        inline); any other task that `quiet` accepts, without its pointer (its child
+        scopes get theirs unformatted)."""
         fast = self.fast_paths and self.max_depth >= 1
         quiet = self.quiet
+        nothing = _NOTHING_TO_CHECK
         for i, t in enumerate(tasks):
             if fast and type(t) is OperationTask:
                 objective = t.objective
-                if objective and not objective.isspace() and _plain_values(t.inputs):  # (`objective.strip()`)
-                    continue
+                if objective and not objective.isspace():  # (`objective.strip()`)
+                    for item in t.inputs:  # (`_plain_values(t.inputs)`, inline)
+                        v = item.value
+                        kind = type(v)
+                        if kind not in nothing and (kind is not NumberValue or not -MAX_SAFE_INTEGER <= v.number <= MAX_SAFE_INTEGER):
+                            break
+                    else:
+                        continue
             if not quiet(t):
-                self.task(t, f"{ptr}/{where}/{i}")
+                self.task(t, f"{_pointer(ptr)}/{where}/{i}")
             elif type(t) in _COMPOUND_TASKS:
-                self.inside(t, f"{ptr}/{where}/{i}")
+                self.inside(t, (ptr, where, i))
 
     # A task whose own fields `task` has nothing to report about (nor to mark) is told
     # by `quiet`, without building its pointer, subject or its lists' pointers; only its
@@ -236,17 +247,18 @@ class _Structure:
             return True
         return False
 
-    def inside(self, task: Any, ptr: str) -> None:
-        """The child scopes of a compound task `quiet` accepted, as `task` walks them."""
+    def inside(self, task: Any, ptr: tuple) -> None:
+        """The child scopes of a compound task `quiet` accepted, as `task` walks them
+        (`ptr`: the task's pointer, unformatted; so are theirs)."""
         subject = {"task": task.id}
         kind = type(task)
         if kind is ParallelTask:
             for i, branch in enumerate(task.branches):
-                self.scope(branch, f"{ptr}/branches/{i}", subject)
+                self.scope(branch, (ptr, "branches", i), subject)
             return
-        self.scope(task.body, f"{ptr}/body", subject)
+        self.scope(task.body, (ptr, "body"), subject)
         if kind is ConditionalTask and task.otherwise is not None:
-            self.scope(task.otherwise, f"{ptr}/otherwise", subject)
+            self.scope(task.otherwise, (ptr, "otherwise"), subject)
 
     def named(self, items: list[TaskOutput], ptr: str, subject: dict | None) -> None:
         plain = self.max_depth >= 1  # a top-level value is not too deep
@@ -768,6 +780,16 @@ def _quiet_strict(declared: Any) -> bool:
     if kind == "array":
         return items is not None and not fields and _quiet_strict(items)
     return False
+
+
+def _pointer(ptr: str | tuple) -> str:
+    """A pointer as `tasks` and `inside` pass it on unformatted: a tuple of a pointer (a
+    string or such a tuple) and the tokens to append (names of fields, indices; none
+    needs escaping). A tuple costs a third of the f-string it stands for, which only a
+    task with something to report, or a scope's outputs, need."""
+    if type(ptr) is str:
+        return ptr
+    return "/".join([_pointer(ptr[0]), *map(str, ptr[1:])])
 
 
 def _plain_value(value: Any) -> bool:
