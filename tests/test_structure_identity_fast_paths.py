@@ -338,3 +338,20 @@ def test_unformatted_pointers_format_as_the_f_strings_they_stand_for():
         assert structure_pass._pointer(lazy) == ptr
     assert structure_pass._pointer("/groups/0/body") == "/groups/0/body"
 
+
+def test_the_index_table_is_str_of_each_position_and_grows():
+    """`identity._indices(n)` (the list positions `tasks` concatenates to its prefix) holds
+    `str(i)` at every `i < n`, past the table it starts with too; the pointers of a list
+    longer than that table are the general path's."""
+    start = len(identity_pass._INDICES)
+    table = identity_pass._indices(start + 5)
+    assert len(table) >= start + 5 and all(text == str(i) for i, text in enumerate(table))
+    assert identity_pass._indices(3) is identity_pass._INDICES
+    n = len(identity_pass._INDICES) + 3
+    doc = {"version": 1, "root": {"tasks": [{"id": f"t{i}", "operation": "svc.op", "objective": "Do"} for i in range(n)]}}
+    sink = Diagnostics()
+    document = read_document(json.dumps(doc).encode(), "t.json", sink)
+    plan = shape(document, Reporter(document, sink), Limits())
+    walker = identity_pass._Identity(Reporter(document, sink))
+    walker.plan(plan)
+    assert [d.pointer for d in walker.table.declarations.values()] == [f"/root/tasks/{i}" for i in range(n)]

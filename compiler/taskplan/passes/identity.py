@@ -152,6 +152,21 @@ def _plain_type(t: Any) -> bool:
 
 _new = object.__new__
 
+_INDICES: tuple[str, ...] = tuple(map(str, range(1024)))
+
+
+def _indices(n: int) -> tuple[str, ...]:
+    """At least `n` list positions as text (`str(i)` at `i`), for pointers: a concatenation
+    costs half the f-string that formats the int. Process-wide, but keyed by value alone and
+    bounded: as long as the longest list seen, or 65,536 entries when that is shorter (it
+    doubles as it grows). Replaced, never changed, so a reader's table stays whole."""
+    global _INDICES
+    table = _INDICES
+    if len(table) < n:
+        table = _INDICES = tuple(map(str, range(max(n, min(2 * len(table), 65_536)))))
+    return table
+
+
 _TASK_KINDS = frozenset(
     {OperationTask, ValueTask, CallTask, TransformTask, SequenceTask, ConditionalTask, ParallelTask, ForeachTask}
 )
@@ -370,8 +385,9 @@ class _Identity:
             return
         declarations = self.table.declarations
         containers = CONTAINER_VALUES
+        indices = _INDICES if len(tasks) <= len(_INDICES) else _indices(len(tasks))
         for i, task in enumerate(tasks):
-            ptr = f"{prefix}{i}"
+            ptr = prefix + indices[i]  # (f"{prefix}{i}")
             kind = type(task)
             if kind not in _TASK_KINDS:
                 self.task(task, ptr)  # a placeholder
@@ -418,20 +434,20 @@ class _Identity:
                 if not _plain_type(task.resultType):
                     self.type(task.resultType, f"{ptr}/resultType")
             elif kind is SequenceTask:
-                self.scope(task.body, f"{ptr}/body")
+                self.scope(task.body, ptr, "/body")
             elif kind is ConditionalTask:
                 if type(task.condition) in containers:  # (`values` finds nothing in a leaf)
                     self.values(task.condition, f"{ptr}/condition")
-                self.scope(task.body, f"{ptr}/body")
+                self.scope(task.body, ptr, "/body")
                 if task.otherwise is not None:
-                    self.scope(task.otherwise, f"{ptr}/otherwise")
+                    self.scope(task.otherwise, ptr, "/otherwise")
             elif kind is ParallelTask:
                 for b, branch in enumerate(task.branches):
                     self.scope(branch, f"{ptr}/branches/{b}")
             else:  # a foreach task
                 if type(task.items) in containers:
                     self.values(task.items, f"{ptr}/items")
-                self.scope(task.body, f"{ptr}/body")
+                self.scope(task.body, ptr, "/body")
 
     def task(self, task: Any, ptr: str) -> None:
         kind = type(task)  # (by exact class: the shape pass builds no subclasses)
@@ -465,17 +481,19 @@ class _Identity:
             self.values(task.items, f"{ptr}/items")
             self.scope(task.body, f"{ptr}/body")
 
-    def scope(self, scope: Any, ptr: str) -> None:
+    def scope(self, scope: Any, ptr: str, suffix: str = "") -> None:
+        """The scope at `ptr` + `suffix` (the two apart: that pointer itself is seldom
+        needed, only its lists' prefixes)."""
         # Recursive: scopes nest no deeper than a third of the document's depth limit.
         if type(scope) is not TaskScope and not isinstance(scope, TaskScope):
             return
         if scope.tasks:
-            self.tasks(scope.tasks, f"{ptr}/tasks/")
+            self.tasks(scope.tasks, f"{ptr}{suffix}/tasks/")
         outputs = scope.outputs
         if outputs and not _plain_named(outputs, True):  # (the pointer only when needed)
-            self.named_values(outputs, f"{ptr}/outputs", "output")
+            self.named_values(outputs, f"{ptr}{suffix}/outputs", "output")
         if scope.always:
-            self.tasks(scope.always, f"{ptr}/always/")
+            self.tasks(scope.always, f"{ptr}{suffix}/always/")
 
     def plan(self, plan: TaskPlan) -> None:
         self.inputs(plan.inputs, "/inputs", "input")
