@@ -159,6 +159,44 @@ def test_too_many_tasks_is_a_limit_counted_before_validating():
     assert plan is not None and codes(diagnostics) == [("TASK_KIND_INVALID", "/root/tasks/1/body/tasks/1/kind")]
 
 
+def test_too_many_tasks_in_a_plan_without_errors_is_the_same_limit():
+    """A document the canonical validator accepts has its tasks counted in the models
+    (`_count_plan_tasks`): over the limit, the same PLAN_LIMIT at the first task over, and
+    nothing else; at the limit, the plan."""
+    text = """\
+    version: 1
+    root:
+      tasks:
+        - {id: a, kind: value}
+        - id: b
+          kind: parallel
+          branches:
+            - {tasks: [{id: c, kind: value}]}
+            - {always: [{id: d, kind: value}]}
+        - id: e
+          kind: conditional
+          condition: {kind: boolean, boolean: true}
+          body: {tasks: [{id: f, kind: value}]}
+          otherwise: {tasks: [{id: g, kind: foreach, items: {kind: array}, body: {tasks: [{id: h, kind: value}]}}]}
+      always: [{id: i, kind: value}]
+    groups:
+      - id: grp
+        body: {tasks: [{id: j, kind: sequence, body: {tasks: [{id: k, kind: value}]}}]}
+    """
+    from taskplan.model.plan import canonical_plan_validator
+    from taskplan.passes.shape import _count_plan_tasks
+
+    plan, diagnostics = run(text, limits=Limits(max_tasks=11))
+    assert plan is not None and diagnostics == []
+    tree = read_document(textwrap.dedent(text).encode(), "t.taskplan.yaml", Diagnostics()).tree
+    assert _count_plan_tasks(canonical_plan_validator().validate_python(tree)) == 11
+    for limit, first_over in [(10, "/groups/0/body/tasks/0/body/tasks/0"), (8, "/root/always/0"),
+                              (7, "/root/tasks/2/otherwise/tasks/0/body/tasks/0"), (3, "/root/tasks/1/branches/1/always/0"),
+                              (0, "/root/tasks/0")]:
+        plan, diagnostics = run(text, limits=Limits(max_tasks=limit))
+        assert plan is None and codes(diagnostics) == [("PLAN_LIMIT", first_over)]
+
+
 def test_plan_name():
     plan, diagnostics = run("version: 1\nname: My Plan\nroot: {}\n")
     assert codes(diagnostics) == [("PLAN_NAME_INVALID", "/name")]

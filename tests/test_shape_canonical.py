@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from taskplan.diagnostics import Diagnostics
 from taskplan.model.plan import TaskPlan, _same, canonical_plan_validator, fast_plan_validator, validate_model
-from taskplan.passes.shape import _count_tasks, _raw_children, _raw_scopes
+from taskplan.passes.shape import _count_plan_tasks, _count_tasks, _raw_children, _raw_scopes
 from taskplan.source.read import read_document
 from test_shape_fuzz import BASE as FUZZ_BASE
 from test_shape_fuzz import NAMES, REPLACEMENTS, get, paths
@@ -45,6 +45,8 @@ def accepted(tree) -> bool:
         return False
     assert _same(plan, fast.validate_python(tree))
     assert _same(plan, validate_model(TaskPlan, tree))
+    # the shape pass counts the tasks of what it accepts in the models
+    assert _count_plan_tasks(plan) == sum(_count_tasks(scope) for _, scope in _raw_scopes(tree))
     return True
 
 

@@ -11,7 +11,10 @@ the hooks described below reduced to their normalising (taskplan.model.plan,
 "The fast validator"). A document it refuses is one
 `validate_model(TaskPlan, tree, context=...)` call. Both run with the garbage
 collector paused: validation allocates hundreds of thousands of objects and
-cannot make cycles.
+cannot make cycles. The tasks are counted (PLAN_LIMIT) in the document before
+either, except in a document `canonical_plan_validator()` accepts (it is tried
+first): there they are counted in its models, and only a count over the limit
+is taken again in the document.
 
 When a node fails, the validators of `taskplan.model.plan` hand its
 ValidationError to `_Shaper.recover` instead of failing the plan. The error's
@@ -113,17 +116,27 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
         return None
     if not _check_version(tree, reporter):
         return None
-    if not _check_task_count(tree, reporter, limits):
-        return None
 
     shaper = _Shaper()
     with gc_paused():
-        plan = _validate_plain(tree)
-        if plan is None:
-            try:
-                plan = validate_model(TaskPlan, tree, context=shaper)
-            except ValidationError:  # pragma: no cover - recover() never gives up on the plan
-                plan = None
+        plan = _validate(canonical_plan_validator(), tree)
+    if plan is not None:
+        # The tasks counted in the models: the canonical validator made one model per task
+        # and per scope of the document (test_shape_canonical), and they are cheaper to
+        # walk. Over the limit, `_check_task_count` counts again, in the document, to
+        # report at the first task over it.
+        if _count_plan_tasks(plan) > limits.max_tasks and not _check_task_count(tree, reporter, limits):
+            return None
+    else:
+        if not _check_task_count(tree, reporter, limits):
+            return None
+        with gc_paused():
+            plan = _validate(fast_plan_validator(), tree)
+            if plan is None:
+                try:
+                    plan = validate_model(TaskPlan, tree, context=shaper)
+                except ValidationError:  # pragma: no cover - recover() never gives up on the plan
+                    plan = None
     if shaper.records:
         shaper.emit(tree, reporter)
     if plan is None:
@@ -138,21 +151,20 @@ def shape(document: SourceDocument, reporter: Reporter, limits: Limits = DEFAULT
     return plan
 
 
-def _validate_plain(tree: dict) -> TaskPlan | None:
-    """The plan, when a fast validator accepts the document (nothing in error); else
-    None, and the document is validated the usual way (its errors found and recovered
-    from). The canonical validator (`canonical_plan_validator`: no Python per node)
-    is tried first; a document it refuses (one with nulls or empty fields of other
-    kinds, or in error) is for `fast_plan_validator`. Lists stop at their first
-    error, so a refusal costs little when the document is in the wire form throughout."""
-    for validator in (canonical_plan_validator(), fast_plan_validator()):
-        if validator is None:
-            continue
-        try:
-            return validator.validate_python(tree)
-        except Exception:  # noqa: BLE001 - anything at all: the next way decides
-            pass
-    return None
+def _validate(validator: Any, tree: dict) -> TaskPlan | None:
+    """The plan, when `validator` (a fast one, or None when it could not be built) accepts
+    the document (nothing in error); else None, and the next way decides. The canonical
+    validator (`canonical_plan_validator`: no Python per node) is tried first; a
+    document it refuses (one with nulls or empty fields of other kinds, or in error) is
+    for `fast_plan_validator`, and one that refuses too is validated the usual way (its
+    errors found and recovered from). Lists stop at their first error, so a refusal
+    costs little when the document is in the wire form throughout."""
+    if validator is None:
+        return None
+    try:
+        return validator.validate_python(tree)
+    except Exception:  # noqa: BLE001 - anything at all: the next way decides
+        return None
 
 
 # ------------------------------------------------------------------ pre-checks
@@ -213,6 +225,31 @@ def _check_task_count(tree: dict, reporter: Reporter, limits: Limits) -> bool:
         hint="split the plan, or raise the limit in the compiler's settings",
     )
     return False
+
+
+def _count_plan_tasks(plan: TaskPlan) -> int:
+    """`_count_tasks` of every scope of the document (`_raw_scopes`), counted in the models
+    the canonical validator made of it (no placeholders: a compound task by its class)."""
+    count = 0
+    pending = [plan.root, *(group.body for group in plan.groups)]
+    compound = _COMPOUND_TASKS
+    while pending:
+        scope = pending.pop()
+        for tasks in (scope.tasks, scope.always):
+            count += len(tasks)
+            for task in tasks:
+                kind = type(task)
+                if kind in compound:
+                    if kind is ParallelTask:
+                        pending += task.branches
+                    else:
+                        pending.append(task.body)
+                        if kind is ConditionalTask and task.otherwise is not None:
+                            pending.append(task.otherwise)
+    return count
+
+
+_COMPOUND_TASKS = frozenset({SequenceTask, ConditionalTask, ParallelTask, ForeachTask})
 
 
 def _raw_scopes(tree: dict) -> list[tuple[tuple, Any]]:
