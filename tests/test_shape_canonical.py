@@ -144,3 +144,19 @@ def reference_count(scope) -> int:
 def test_the_task_count_is_the_spec_count(tree):
     for _, scope in _raw_scopes(tree):
         assert _count_tasks(scope) == reference_count(scope)
+
+
+def test_a_kind_is_compared_with_its_literal_only_where_no_tag_chose_the_class():
+    """The canonical validator takes the `kind` of a class its tagged union chose (`_TAGGED`)
+    as it is, and compares it with the literal only for the operation task, which a task
+    without a usable tag is tried as: an unknown kind is refused, a known one is its class's."""
+    from taskplan.model.plan import _TAGGED, TASK_CLASSES, OperationTask, ValueTask
+
+    assert OperationTask not in _TAGGED and ValueTask in _TAGGED
+    tree = copy.deepcopy(BASE)
+    for kind in ("foo", "Operation"):
+        tree["root"]["tasks"][0]["kind"] = kind
+        assert not accepted(copy.deepcopy(tree))
+    plan = canonical_plan_validator().validate_python(copy.deepcopy(BASE))
+    kind_of = {cls: kind for kind, cls in TASK_CLASSES.items()}
+    assert all(t.kind == kind_of[type(t)] for t in plan.root.tasks)

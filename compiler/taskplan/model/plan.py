@@ -1130,6 +1130,10 @@ def _canonical_schema(schema: Any) -> Any:
     if kind == "dataclass" and out["cls"] is TaskType:  # `enum: []`, the wire form's "no enum", is refused
         enum = next(f for f in out["schema"]["fields"] if f["name"] == "enum")
         enum["schema"]["schema"]["min_length"] = 1  # (a `default` of the list, no longer `nullable`)
+    if kind == "dataclass" and out["cls"] in _TAGGED:  # its `kind`: the tag it was chosen by
+        field = next(f for f in out["schema"]["fields"] if f["name"] == "kind")
+        if field["schema"].get("type") == "literal":
+            field["schema"] = {"type": "str"}
     if kind == "tagged-union" and out["discriminator"] is _value_kind:
         out["discriminator"] = "kind"
         null = {"type": "function-before", "function": {"type": "no-info", "function": _null_literal}}
@@ -1140,6 +1144,11 @@ def _canonical_schema(schema: Any) -> Any:
         out = {"type": "union", "mode": "left_to_right", "choices": [out, out["choices"]["operation"]]}
     return out
 
+
+_TAGGED = frozenset(VALUE_CLASSES.values()) | {cls for kind, cls in TASK_CLASSES.items() if kind != "operation"}
+"""The classes the canonical validator reaches only through a tagged union on `kind`, by
+their tag alone: their `kind` field need not compare the string with its literal again
+(it is that string). Not the operation task: a task without a usable tag is tried as one."""
 
 _VALIDATORS: list[Any] = []
 
