@@ -119,8 +119,15 @@ def step_path(step_id: str, field_name: str, *names: str | int) -> Expr:
 
 def task_step_path(task_id: str, field_name: str, *names: str | int) -> Expr:
     """`step_path` of a task's own step, its ID not tested: a task ID of a clean plan (the
-    only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py)."""
-    return _segments_expr(f"data.steps.{task_id}.{field_name}", names)
+    only plans lowered) is 1-64 ASCII letters, digits, `_` or `-` (passes/identity.py).
+    `_segments_expr`, inline (no second call: lowering reads every port through here)."""
+    base = f"data.steps.{task_id}.{field_name}"
+    for name in names:
+        base += _SEGMENTS.get(name) or _new_segment(name)
+    e = _new(Expr)
+    e.text = base
+    e.simple = True
+    return e
 
 
 def _segments_expr(base: str, names: tuple) -> Expr:
@@ -154,8 +161,15 @@ def input_path(name: str, *names: str | int) -> Expr:
 
 def task_input_path(name: str, *names: str | int) -> Expr:
     """`input_path` of an input whose name is a plain segment by construction, not tested:
-    a captured task's input (its task ID, or the ID with a hash: passes/lower.py)."""
-    return _segments_expr(f"data.inputs.{name}", names)
+    a captured task's input (its task ID, or the ID with a hash: passes/lower.py).
+    `_segments_expr`, inline (see `task_step_path`)."""
+    base = f"data.inputs.{name}"
+    for part in names:
+        base += _SEGMENTS.get(part) or _new_segment(part)
+    e = _new(Expr)
+    e.text = base
+    e.simple = True
+    return e
 
 
 def literal_expr(value: Any) -> Expr:

@@ -315,16 +315,18 @@ class _Site:
     """Where the helper steps of one consumer go: its workflow list, its ID prefix,
     its source pointer and its guard."""
 
-    __slots__ = ("prefix", "tid", "wf", "out", "when", "source", "ids", "role")
+    __slots__ = ("prefix", "task", "wf", "out", "when", "source", "ids", "role")
 
     def __init__(
         self, prefix: tuple[str, ...] | None, out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple],
         role: tuple[str, ...] = (),
     ):
         self.prefix = prefix
-        """The ID prefix; None until a helper step needs it (`_prefix`): a task's ID
-        (`tid`), or for a scope's outputs the parts of the workflow's name (`wf`)."""
-        self.tid: str | None = None
+        """A scope's outputs' ID prefix, the parts of the workflow's name (`wf`); None until
+        a helper step needs it (`_prefix`). A task's helper steps have their task's ID."""
+        self.task: TaskNode | None = None
+        """The task being lowered (None: a scope's outputs): the ID prefix and the source
+        of its helper steps, read from it when one needs them (most tasks make none)."""
         self.wf = ""
         self.role = role
         """Part of the structural key, not of the ID: ("scope",) for a scope's outputs,
@@ -332,6 +334,7 @@ class _Site:
         self.out = out
         self.when = when
         self.source = source
+        """The source of a scope output's helper steps (a task's is its pointer)."""
         self.ids = ids
         """The workflow's step IDs so far -> their structural keys (one registry per workflow)."""
 
@@ -346,12 +349,14 @@ class _Site:
 
 def _prefix(site: _Site) -> tuple[str, ...]:
     """The site's ID prefix: `(task ID,)` for a task's helper steps, the parts of the
-    workflow's name for a scope's outputs; made when the first helper step needs it (most
-    tasks make none)."""
+    workflow's name for a scope's outputs; made when a helper step needs it (most tasks
+    make none)."""
+    task = site.task
+    if task is not None:
+        return (task.id,)
     prefix = site.prefix
     if prefix is None:
-        tid = site.tid
-        prefix = site.prefix = (tid,) if tid is not None else tuple(site.wf.split("."))
+        prefix = site.prefix = tuple(site.wf.split("."))
     return prefix
 
 
@@ -433,8 +438,9 @@ class _Lowerer:
         """(input name, port) -> the Expr reading the port of a captured task."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
         """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
-        self.op_literals: dict[int, tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]] = {}
-        """id(operation) -> (operation, its executor config, its fixed inputs: `_op_literals`)."""
+        self.op_literals: dict[Any, tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]] = {}
+        """Operation -> (operation, its executor config, its fixed inputs: `_op_literals`). An
+        operation is hashed by identity (catalog.load.Operation: `eq=False`), in C: no `id` call."""
 
     def _step_path(self, task_id: str, field_name: str) -> Expr:
         """`task_step_path(task_id, field_name)`, made once per lowering: every reader of a
@@ -478,13 +484,13 @@ class _Lowerer:
         Literals, as emitted, the items of its host-owned inputs as Literals, as emitted),
         made once per operation and shared by the steps that call it (Literals and emitted
         data are never changed)."""
-        hit = self.op_literals.get(id(op))
+        hit = self.op_literals.get(op)
         if hit is None:
             fixed = {name: Literal(value) for name, value in op.fixed.items()}
             config = {k: Literal(v) for k, v in op.executor_config.items()}
             if op.executor == "operation.call" and "operation" not in config:
                 config["operation"] = Literal(op.ref)
-            hit = self.op_literals[id(op)] = (
+            hit = self.op_literals[op] = (
                 op, config, render_tree(config), tuple(fixed.items()), tuple(render_tree(fixed).items())
             )
         return hit
@@ -522,10 +528,9 @@ class _Lowerer:
             )
         elif kind == "object":
             parts: list[Any] = []
+            schema_of_type = self._schema
             for f in t.fields:
-                parts.append(f.name)
-                parts.append(f.required)
-                parts.append(id(self._schema(f.type)))
+                parts += (f.name, f.required, id(schema_of_type(f.type)))
             sub = tuple(parts)
         key = (kind, t.nullable, t.enum, t.const, t.closed, t.description, sub)
         try:
@@ -553,31 +558,32 @@ class _Lowerer:
 
     def run(self) -> PlanningGraph:
         cp = self.cp
-        self.wf_names[cp.root] = "main"
+        root = cp.root
+        wf_names = self.wf_names
         for scope in cp.scopes:
-            if scope is cp.root:
-                continue
-            if scope.role is GROUP_BODY:
-                self.wf_names[scope] = f"{scope.owner.id}.group"
-            elif scope.role is BRANCH:
-                self.wf_names[scope] = f"{scope.owner.id}.branch{scope.branch}"
-            elif scope.role is OTHERWISE:
-                self.wf_names[scope] = f"{scope.owner.id}.otherwise"
+            role = scope.role
+            if scope is root:
+                wf_names[scope] = "main"
+            elif role is GROUP_BODY:
+                wf_names[scope] = f"{scope.owner.id}.group"
+            elif role is BRANCH:
+                wf_names[scope] = f"{scope.owner.id}.branch{scope.branch}"
+            elif role is OTHERWISE:
+                wf_names[scope] = f"{scope.owner.id}.otherwise"
             else:
-                self.wf_names[scope] = f"{scope.owner.id}.body"
-        for scope in cp.scopes:  # document order: main, nested scopes, group bodies
-            outermost = scope
-            while outermost.parent is not None:
-                outermost = outermost.parent
-            if outermost.role is GROUP_BODY and not outermost.owner.calls:
+                wf_names[scope] = f"{scope.owner.id}.body"
+        workflows = self.graph.workflows
+        for scope, name in wf_names.items():  # document order: main, nested scopes, group bodies
+            # `scope.group`: the group whose body the scope is in, at any depth (None: under the root)
+            group = scope.group
+            if group is not None and not group.calls:
                 continue  # a group nobody calls compiles to nothing, the scopes nested in it included
-            self.graph.workflows[self.wf_names[scope]] = self._workflow(scope)
+            workflows[name] = self._workflow(scope, name)
         return self.graph
 
     # ============================================================== workflows
 
-    def _workflow(self, scope: ScopeNode) -> Workflow:
-        name = self.wf_names[scope]
+    def _workflow(self, scope: ScopeNode, name: str) -> Workflow:
         wf = new_workflow(name, scope.pointer)
         self._inputs(scope, wf)
         # One site for the whole lowering, moved from task to task (a site is only read
@@ -587,21 +593,17 @@ class _Lowerer:
         site.out, site.when, site.role, site.ids = wf.steps, None, (), {}
         task = self._task
         for t in scope.order:
-            site.prefix = None
-            site.tid = t.id
-            site.source = t.pointer
+            site.task = t
             task(t, scope, site)
         if scope.always_order:
             site.out = wf.finally_
             for t in scope.always_order:
-                site.prefix = None
-                site.tid = t.id
-                site.source = t.pointer
+                site.task = t
                 site.when = self._guard(t, scope)
                 task(t, scope, site)
         if scope.outputs:
             # the site of the scope's outputs: their helper steps go at the end of `steps`
-            site.prefix, site.tid, site.wf, site.out, site.when, site.role = None, None, name, wf.steps, None, ("scope",)
+            site.prefix, site.task, site.wf, site.out, site.when, site.role = None, None, name, wf.steps, None, ("scope",)
             outputs_types = self.tp.scope_outputs.get(scope, {})
             outputs = wf.outputs
             for o in scope.outputs:
@@ -625,7 +627,10 @@ class _Lowerer:
                 wf.inputs[decl.name] = self._declared_input(decl)
             return
         inputs = wf.inputs
-        for key, name in self._captures(scope).items():
+        names = self.cap_names.get(scope)  # `_captures(scope)`: made by the call into the scope, lowered first
+        if names is None:
+            names = self._captures(scope)
+        for key, name in names.items():
             inputs[name] = new_input(self._capture_schema(key, scope))
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
@@ -900,7 +905,10 @@ class _Lowerer:
         if t.scope is scope:
             expr = self.port_reads.get((t, port))
             return expr if expr is not None else self._new_port_read(t, port)
-        return self._input_port(self._captures(scope)[("task", t)], port)
+        names = self.cap_names.get(scope)  # `_captures(scope)`, found without a call once made
+        if names is None:
+            names = self._captures(scope)
+        return self._input_port(names[("task", t)], port)
 
     def _field(self, v: FieldValue, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Expr:
         """A (nested) field selection: one checked projection of the whole path."""
@@ -967,7 +975,8 @@ class _Lowerer:
         prefix = _prefix(site)
         key = ("set",) + site.role + prefix + label
         step_id = site.claim(generated_id(*prefix, *label, "value"), key)
-        source = site.source
+        task = site.task
+        source = task.pointer if task is not None else site.source
         self._step(
             site, step_id, "set", source, {"value": tree}, key,
             {"id": step_id, "type": "set", "source": source, "value": render_tree(tree)},
@@ -1020,17 +1029,16 @@ class _Lowerer:
             for b in m.inputs:
                 i += 1
                 value = b.value
-                tv = type(value)
-                if tv is NumberValue:  # a literal number: no pointer to make, nothing to resolve
-                    n = value.number
-                    v = n if type(n) is int else json_number(n)
-                else:
-                    ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
-                    if tv is OutputValue:
-                        v = self._output(value, ptr, scope, site, ("in", b.name))
-                    else:
-                        v = self._value(value, ptr, scope, site, ("in", b.name))
                 name = b.name
+                if type(value) is NumberValue:  # a literal number: no pointer to make, nothing to resolve
+                    n = value.number
+                    request[name] = emitted[name] = n if type(n) is int else json_number(n)
+                    continue
+                ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                if type(value) is OutputValue:
+                    v = self._output(value, ptr, scope, site, ("in", name))
+                else:
+                    v = self._value(value, ptr, scope, site, ("in", name))
                 request[name] = v
                 tv = type(v)
                 if tv is Expr:
@@ -1039,7 +1047,7 @@ class _Lowerer:
                     emitted[name] = v
                 else:
                     emitted[name] = render_tree(v)
-            hit = self.op_literals.get(id(op))
+            hit = self.op_literals.get(op)
             if hit is None:
                 hit = self._op_literals(op)
             for name, v in hit[3]:  # host-owned inputs, injected
