@@ -2,8 +2,8 @@
 random input: `generated_id` (each part's plainness remembered), the path builders (a name's
 segment remembered; a task's or a generated step's ID, a captured task's input name not
 tested), `render_tree`
-(leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr
-and Step (and Workflow, WorkflowInput, WorkflowOutput) made without a class call and the IDs of a
+(leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr,
+Literal and Step (and Workflow, WorkflowInput, WorkflowOutput) made without a class call and the IDs of a
 task's fixed roles."""
 
 from __future__ import annotations
@@ -202,6 +202,14 @@ def test_new_expr_with_simple_is_the_class_call(text, simple):
     made, general = graph.new_expr(text, simple), Expr(text, simple=simple)
     assert type(made) is Expr
     assert (made.text, made.simple) == (general.text, general.simple)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(max_size=8), st.none(), st.integers(), st.lists(st.text(max_size=3), max_size=2)))
+def test_new_literal_is_the_class_call(value):
+    made, general = graph.new_literal(value), Literal(value)
+    assert type(made) is Literal
+    assert made.value is general.value
 
 
 def test_lowered_steps_are_the_class_call(tmp_path):

@@ -83,6 +83,15 @@ def new_expr(text: str, simple: bool = True) -> Expr:
     return e
 
 
+def new_literal(value: Any) -> Literal:
+    """`Literal(value)`, made without calling the class (see `new_expr`): lowering makes one
+    for every string literal of the plan. Held to the class call by
+    tests/test_lower_fast_paths.py."""
+    lit = _new(Literal)
+    lit.value = value
+    return lit
+
+
 def segment(name: str | int) -> str:
     """A path segment: `.name` when the name is plain, else `["name"]`; `[n]` for an index."""
     if isinstance(name, int):

@@ -50,6 +50,7 @@ from taskplan.ir.graph import (
     literal_expr,
     new_expr,
     new_input,
+    new_literal,
     new_output,
     new_workflow,
     render_tree,
@@ -405,12 +406,14 @@ class _Lowerer:
         self.graph = PlanningGraph(
             name=effective_name(self.cp.plan, doc.path), plan_path=doc.path, digest=doc.digest
         )
-        self.choice_values: dict[ChoiceNode, Any] = {}
+        self.choice_literals: dict[ChoiceNode, Literal] = {}
+        """Choice -> the Literal of its selected alternative's value, one for all its reads
+        (Literals are never changed)."""
         for c, (alt_id, auto) in choices.items():
             self.graph.choices[c.id] = {"selected": alt_id, "auto": auto}
             for alt in c.model.alternatives:
                 if alt.id == alt_id:
-                    self.choice_values[c] = literal_value(alt.value)
+                    self.choice_literals[c] = Literal(literal_value(alt.value))
         self.wf_names: dict[ScopeNode, str] = {}
         self.cap_names: dict[ScopeNode, dict[tuple, str]] = {}
         self.site = _Site((), [], None, "", {})
@@ -423,7 +426,7 @@ class _Lowerer:
         """id(type) -> (type, its JSON Schema) (`_schema`)."""
         self.interned: dict[tuple, dict[str, Any]] = {}
         """A type's schema-relevant content -> its JSON Schema: one dict per distinct schema
-        (`_json_schema`)."""
+        (`_schema`)."""
         self.strict: dict[int, dict[str, Any]] = {}
         """id(a type's schema) -> the strict schema of the type (`_strict_schema`)."""
         self.any_schema: dict[str, Any] = {}
@@ -438,7 +441,7 @@ class _Lowerer:
         """(input name, port) -> the Expr reading the port of a captured task."""
         self.port_reads: dict[tuple[TaskNode, str], Expr] = {}
         """(task, port) -> the Expr reading the port in the task's own scope (`_local_port`)."""
-        self.op_literals: dict[Any, tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]] = {}
+        self.op_literals: dict[Any, tuple[Any, dict[str, Literal], dict[str, Any], dict[str, Literal], dict[str, Any]]] = {}
         """Operation -> (operation, its executor config, its fixed inputs: `_op_literals`). An
         operation is hashed by identity (catalog.load.Operation: `eq=False`), in C: no `id` call."""
 
@@ -479,11 +482,11 @@ class _Lowerer:
             expr = self.string_exprs[value] = literal_expr(value)
         return expr
 
-    def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Any], tuple, tuple]:
+    def _op_literals(self, op: Any) -> tuple[Any, dict[str, Literal], dict[str, Any], dict[str, Literal], dict[str, Any]]:
         """(op, its executor config (with the `operation` an `operation.call` names) as
-        Literals, as emitted, the items of its host-owned inputs as Literals, as emitted),
-        made once per operation and shared by the steps that call it (Literals and emitted
-        data are never changed)."""
+        Literals, as emitted, its host-owned inputs as Literals, as emitted), made once per
+        operation and shared by the steps that call it (Literals and emitted data are never
+        changed; the host-owned inputs are copied into each request by `dict.update`)."""
         hit = self.op_literals.get(op)
         if hit is None:
             fixed = {name: Literal(value) for name, value in op.fixed.items()}
@@ -491,32 +494,30 @@ class _Lowerer:
             if op.executor == "operation.call" and "operation" not in config:
                 config["operation"] = Literal(op.ref)
             hit = self.op_literals[op] = (
-                op, config, render_tree(config), tuple(fixed.items()), tuple(render_tree(fixed).items())
+                op, config, render_tree(config), fixed, render_tree(fixed)
             )
         return hit
 
     def _schema(self, t: BType | None) -> dict[str, Any]:
         """`schema_of(t)`, found once per type object (BTypes are immutable), and one dict
-        for all the types of one schema (`_json_schema`): the workflows that capture one
-        task's result, and the steps that check one value, carry the schema of the same
-        type; the types pass makes equal types for equal slots of the plan (the result of
-        every value task of one shape). The dict is shared by them: read-only, like every
-        field of a Step and all emitted data (the self-check's schema memos then find it by
-        identity)."""
+        for all the types of one schema: the workflows that capture one task's result, and
+        the steps that check one value, carry the schema of the same type; the types pass
+        makes equal types for equal slots of the plan (the result of every value task of one
+        shape). The dict is shared by them: read-only, like every field of a Step and all
+        emitted data (the self-check's schema memos then find it by identity).
+
+        A type met for the first time (most are: the types pass makes a type per task) is
+        found by what its schema is made of (kind, nullability, values, closedness,
+        description, and the nested schemas by identity, each found the same way), made by
+        `bt.to_json_schema` with each nested type's schema through `_schema`. The key holds
+        everything `to_json_schema` reads, so equal keys make equal schemas. (Inline, not a
+        method of its own: one call less for every new type.) Held to `bt.to_json_schema`
+        by tests/test_lower_emitted.py."""
         if t is None:
             return self.any_schema
         hit = self.schemas.get(id(t))
-        if hit is None:
-            hit = self.schemas[id(t)] = (t, self._json_schema(t))
-        return hit[1]
-
-    def _json_schema(self, t: BType) -> dict[str, Any]:
-        """`bt.to_json_schema(t)`, one dict per distinct schema: found by what the schema is
-        made of (kind, nullability, values, closedness, description, and the nested schemas
-        by identity, each found the same way), made by `bt.to_json_schema` with each nested
-        type's schema through `_schema`. The key holds everything `to_json_schema` reads,
-        so equal keys make equal schemas. Held to `bt.to_json_schema` by
-        tests/test_lower_emitted.py."""
+        if hit is not None:
+            return hit[1]
         kind = t.kind
         sub: Any = None
         if kind == "array":
@@ -536,9 +537,11 @@ class _Lowerer:
         try:
             schema = self.interned.get(key)
         except TypeError:  # pragma: no cover - a part that is not hashable (the constructors make tuples)
-            return bt.to_json_schema(t, self._schema)
-        if schema is None:
-            schema = self.interned[key] = bt.to_json_schema(t, self._schema)
+            schema = bt.to_json_schema(t, self._schema)
+        else:
+            if schema is None:
+                schema = self.interned[key] = bt.to_json_schema(t, self._schema)
+        self.schemas[id(t)] = (t, schema)
         return schema
 
     def _strict_schema(self, t: BType | None) -> dict[str, Any]:
@@ -849,7 +852,7 @@ class _Lowerer:
             n = v.number
             return n if type(n) is int else json_number(n)
         if cls is StringValue:
-            return Literal(v.text)
+            return new_literal(v.text)
         if cls is BooleanValue:
             return v.boolean
         if cls is NullValue:
@@ -860,7 +863,7 @@ class _Lowerer:
             return self._array(v, ptr, scope, site, label)
         if cls is ChoiceValue:
             target = self.resolutions[ptr].target
-            return Literal(self.choice_values[target])
+            return self.choice_literals[target]
         if cls is InputValue:
             return self._input_ref(self.resolutions[ptr].target, scope)
         if cls is ItemValue or cls is IndexValue:
@@ -1050,19 +1053,31 @@ class _Lowerer:
             hit = self.op_literals.get(op)
             if hit is None:
                 hit = self._op_literals(op)
-            for name, v in hit[3]:  # host-owned inputs, injected
-                request[name] = v
-            for name, v in hit[4]:
-                emitted[name] = v
+            request.update(hit[3])  # host-owned inputs, injected (after the bindings, as the loop put them)
+            emitted.update(hit[4])
             config: dict[str, Any] = hit[1].copy()
             config[REQUEST] = request
             config_emitted = hit[2].copy()
             config_emitted[REQUEST] = emitted
             executor, effect = op.executor, op.effect
-            self._step(
-                site, tid, executor, pointer, {"input": config, "effect": effect}, ("task", tid),
-                {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect},
-            )
+            key = ("task", tid)
+            data = {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect}
+            # `self._step(site, tid, executor, pointer, fields, key, data)`, inline: the commonest
+            # step (held to the class call, with and without a guard, by tests/test_lower_fast_paths.py)
+            site.ids[tid] = key
+            when = site.when
+            if when is not None:
+                data = _guarded(data, when)
+            step = _new_object(Step)
+            step.id = tid
+            step.type = executor
+            step.source = pointer
+            step.fields = {"input": config, "effect": effect}
+            step.key = key
+            step.when = when
+            step.title = None
+            step.data = data
+            site.out.append(step)
         elif cls is ValueTask:
             pointer = t.pointer
             value: dict[str, Any] = {}
