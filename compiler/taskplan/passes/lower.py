@@ -372,6 +372,9 @@ def _guarded(data: dict[str, Any], when: Expr) -> dict[str, Any]:
 
 
 _NO_TASKS: frozenset[TaskNode] = frozenset()
+_NO_TYPES: Mapping[str, BType | None] = {}
+"""The export types of a scope the types pass has none for (read only)."""
+_SCOPE_ROLE = ("scope",)
 
 
 def _only_tested(scope: ScopeNode, tested: list[TaskNode]) -> set[TaskNode]:
@@ -436,6 +439,8 @@ class _Lowerer:
         self.string_exprs: dict[str, Expr] = {}
         """String literal -> the Expr of it (`_literal_expr`)."""
         self.input_paths: dict[str, Expr] = {}
+        self.item_exprs: dict[str, Expr] = {}
+        """`item` / `index` -> the Expr reading it in its foreach's body (`_item_ref`)."""
         """Input name -> the Expr reading it."""
         self.input_ports: dict[tuple[str, str], Expr] = {}
         """(input name, port) -> the Expr reading the port of a captured task."""
@@ -529,9 +534,12 @@ class _Lowerer:
             )
         elif kind == "object":
             parts: list[Any] = []
+            add = parts.append  # (three appends: `parts += (...)` would make a tuple per field)
             schema_of_type = self._schema
             for f in t.fields:
-                parts += (f.name, f.required, id(schema_of_type(f.type)))
+                add(f.name)
+                add(f.required)
+                add(id(schema_of_type(f.type)))
             sub = tuple(parts)
         key = (kind, t.nullable, t.enum, t.const, t.closed, t.description, sub)
         try:
@@ -593,7 +601,10 @@ class _Lowerer:
         # while its task is lowered): the tasks of `steps`, then those of `finally`, then
         # the outputs, with one registry of step IDs per workflow.
         site = self.site
-        site.out, site.when, site.role, site.ids = wf.steps, None, (), {}
+        site.out = wf.steps
+        site.when = None
+        site.role = ()
+        site.ids = {}
         task = self._task
         for t in scope.order:
             site.task = t
@@ -606,8 +617,13 @@ class _Lowerer:
                 task(t, scope, site)
         if scope.outputs:
             # the site of the scope's outputs: their helper steps go at the end of `steps`
-            site.prefix, site.task, site.wf, site.out, site.when, site.role = None, None, name, wf.steps, None, ("scope",)
-            outputs_types = self.tp.scope_outputs.get(scope, {})
+            site.prefix = None
+            site.task = None
+            site.wf = name
+            site.out = wf.steps
+            site.when = None
+            site.role = _SCOPE_ROLE
+            outputs_types = self.tp.scope_outputs.get(scope) or _NO_TYPES
             outputs = wf.outputs
             for o in scope.outputs:
                 out_name = o.name
@@ -795,8 +811,11 @@ class _Lowerer:
         return self._input_path(self._captures(scope)[("input", decl)])
 
     def _item_ref(self, foreach: TaskNode, scope: ScopeNode, kind: str) -> Expr:
-        if scope is foreach.child(FOREACH_BODY):
-            return new_expr(f"data.{kind}")
+        if scope.owner is foreach and scope.role is FOREACH_BODY:  # `scope is foreach.child(FOREACH_BODY)`
+            expr = self.item_exprs.get(kind)
+            if expr is None:
+                expr = self.item_exprs[kind] = new_expr(f"data.{kind}")
+            return expr
         return self._input_path(self._captures(scope)[(kind, foreach)])
 
     def _guard(self, t: TaskNode, scope: ScopeNode) -> Expr | None:
@@ -843,11 +862,13 @@ class _Lowerer:
     def _value(self, v: Any, ptr: str, scope: ScopeNode, site: _Site, label: tuple[str, ...]) -> Any:
         """Value `v` as a data tree (leaves: Expr, Literal, JSON scalars)."""
         cls = type(v)
+        if cls is OutputValue:  # the commonest value first: a port read
+            return self._output(v, ptr, scope, site, label)
         if cls not in _MODEL_CLASS:
             cls = model_class(v)
-        # the commonest values first: a port read, then literal scalars
-        if cls is OutputValue:
-            return self._output(v, ptr, scope, site, label)
+            if cls is OutputValue:
+                return self._output(v, ptr, scope, site, label)
+        # then literal scalars
         if cls is NumberValue:
             n = v.number
             return n if type(n) is int else json_number(n)
