@@ -491,7 +491,7 @@ class _Lowerer:
         """(op, its executor config (with the `operation` an `operation.call` names) as
         Literals, as emitted, its host-owned inputs as Literals, as emitted), made once per
         operation and shared by the steps that call it (Literals and emitted data are never
-        changed; the host-owned inputs are copied into each request by `dict.update`)."""
+        changed; the host-owned inputs are copied into each request by `|=`)."""
         hit = self.op_literals.get(op)
         if hit is None:
             fixed = {name: Literal(value) for name, value in op.fixed.items()}
@@ -1067,6 +1067,8 @@ class _Lowerer:
                 tv = type(v)
                 if tv is Expr:
                     emitted[name] = f"${{{v.text}}}"
+                elif tv is Literal:  # a string literal (`render_tree`'s way, without its call)
+                    emitted[name] = escape_literal(v.value)
                 elif tv is int or tv is float or tv is bool or v is None:
                     emitted[name] = v
                 else:
@@ -1074,8 +1076,10 @@ class _Lowerer:
             hit = self.op_literals.get(op)
             if hit is None:
                 hit = self._op_literals(op)
-            request.update(hit[3])  # host-owned inputs, injected (after the bindings, as the loop put them)
-            emitted.update(hit[4])
+            # host-owned inputs, injected after the bindings (`|=`: `dict.update` packs its
+            # arguments in a tuple)
+            request |= hit[3]
+            emitted |= hit[4]
             config: dict[str, Any] = hit[1].copy()
             config[REQUEST] = request
             config_emitted = hit[2].copy()
