@@ -732,7 +732,7 @@ class _Lowerer:
             return self._input_path(self._captures(scope)[("task", t)])
         m = t.model
         cls = type(m)
-        if cls not in _MODEL_CLASS:
+        if cls is not OperationTask and cls not in _MODEL_CLASS:  # (the commonest task needs no look-up)
             cls = model_class(m)
         if cls is OperationTask:
             return self._step_path(t.id, "result")
@@ -760,7 +760,7 @@ class _Lowerer:
         expr = None
         m = t.model
         cls = type(m)
-        if cls not in _MODEL_CLASS:
+        if cls is not OperationTask and cls not in _MODEL_CLASS:  # (the commonest task needs no look-up)
             cls = model_class(m)
         if cls is OperationTask:
             expr = task_step_path(t.id, "result", port)
@@ -1039,7 +1039,7 @@ class _Lowerer:
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
         cls = type(m)
-        if cls not in _MODEL_CLASS:
+        if cls is not OperationTask and cls not in _MODEL_CLASS:  # (the commonest task needs no look-up)
             cls = model_class(m)
         tid = t.id
         if cls is OperationTask:
