@@ -136,6 +136,19 @@ class _Contract(NamedTuple):
         return cls(ports, op.fixed, op.consumes, op.required_ports, out_t, out_ports, optional)
 
 
+def _port_check(i: int, port: Field) -> tuple[str, Field, str | None, bool]:
+    """What a clean call (`_clean_call`) checks of its binding `i` to `port`, found once:
+    (the pointer suffix of the binding's value, the port, the port's kind when it is a
+    scalar kind without enum or const (else None), whether the port may be null). A value
+    of exactly that scalar kind fits the port unless the value may be null and the port
+    may not: what `bt.fits` finds, without its call. (A plain tuple: a NamedTuple is
+    unpacked through its iterator.)"""
+    rt = port.type
+    plain = rt.kind in _SCALARS and rt.const is None and rt.enum is None
+    suffix = _INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value"
+    return (suffix, port, rt.kind if plain else None, rt.nullable)
+
+
 class _Typer:
     def __init__(self, checked: CheckedPlan, catalog: "Catalog | None", reporter: Reporter):
         self.cp = checked
@@ -160,8 +173,10 @@ class _Typer:
         self._contracts: dict["Operation", _Contract] = {}
         """Operation -> what the tasks calling it are checked against (looked up once)."""
         self._clean_calls: dict[tuple, tuple | bool] = {}
-        """(operation reference, binding names) -> `_clean_call`'s finding."""
+        """(operation reference, *binding names) -> `_clean_call`'s finding."""
         self._bad_names = checked.identity.bad_names
+        self._clean_calls_on = catalog is not None and not self._bad_names
+        """Whether `_operation` may look for clean calls (a catalog; no binding name in error)."""
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
         self._call_ports: dict[GroupNode, tuple[dict[str, BType | None], BType | None]] = {}
@@ -380,46 +395,47 @@ class _Typer:
         # required port bound) is found once per (operation, names) by `_clean_call`;
         # such a task only has its values typed and fitted to their ports.
         ref = m.operation
-        if self.catalog is not None and not self._bad_names and type(ref) is str:
+        if self._clean_calls_on and type(ref) is str:
             inputs = m.inputs
-            key = (ref, tuple([b.name if type(b) is TaskOutput else None for b in inputs]))  # (None: not clean)
+            names = [ref]  # (a loop: cheaper than a comprehension or `map` for a few bindings)
+            for b in inputs:
+                if type(b) is not TaskOutput:
+                    return self._operation_general(t, m)  # a placeholder binding: not clean
+                names.append(b.name)
+            key = tuple(names)
             clean = self._clean_calls.get(key)
             if clean is None:
-                clean = self._clean_calls[key] = self._clean_call(ref, key[1])
+                clean = self._clean_calls[key] = self._clean_call(ref, key[1:])
             if clean is not False:
-                op, port_list, found = clean
-                pointer, scope, fits = t.pointer, t.scope, bt.fits
+                op, found, checks = clean
+                pointer, scope = t.pointer, t.scope
                 values, kinds = self.values, _VALUE_KINDS
                 # Each value typed, then fitted to its port, one binding after the other (what
                 # each reports is at its own value: the sink's order does not depend on this).
-                for i, b in enumerate(inputs):
+                i = 0  # (a counter: cheaper than enumerate or zip)
+                for b in inputs:
+                    suffix, port, scalar, nullable = checks[i]
+                    i += 1
                     v = b.value
-                    value_ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                    value_ptr = pointer + suffix
                     kind = kinds.get(type(v))  # (self.value, inline)
                     if kind is not None and not v._marks:
                         vt = kind(self, v, value_ptr, scope)
                     else:
                         vt = self._value(v, value_ptr, scope)
                     values[value_ptr] = vt
-                    if vt is not None:
-                        port = port_list[i]
-                        rt = port.type
-                        if (
-                            vt.kind == rt.kind and rt.kind in _SCALARS and rt.const is None and rt.enum is None
-                            and (rt.nullable or not vt.nullable)
-                        ):
-                            continue  # (what `fits` finds for a scalar of the port's kind: it fits)
-                        if fits(vt, rt) is not None:
-                            self._check_port(t, op, port, v, value_ptr, vt)
+                    if vt is None or (vt.kind == scalar and (nullable or not vt.nullable)):
+                        continue  # (unknown: nothing to check; a scalar of the port's kind: what `fits` finds)
+                    if bt.fits(vt, port.type) is not None:
+                        self._check_port(t, op, port, v, value_ptr, vt)
                 return found  # (shared by every clean call of the operation, read only)
         return self._operation_general(t, m)
 
     def _clean_call(self, ref: str, names: tuple[str | None, ...]) -> tuple | bool:
-        """For a call of operation `ref` binding `names` (None: a binding in error), what
-        `_operation_general` would find about every such call when it reports nothing
-        about the names: (operation, the port of each binding, the call's `TaskTypes`);
-        False when it may report something (or the names are not all plain, distinct,
-        bindable and complete)."""
+        """For a call of operation `ref` binding `names`, what `_operation_general` would
+        find about every such call when it reports nothing about the names: (operation,
+        the call's `TaskTypes`, and per binding its `_port_check`); False when it may
+        report something (or the names are not all plain, distinct, bindable and complete)."""
         if None in names or len(set(names)) != len(names):
             return False
         res = self.catalog.resolve(ref)  # type: ignore[union-attr]
@@ -430,17 +446,17 @@ class _Typer:
         if contract is None:
             contract = self._contracts[op] = _Contract.of(op)
         input_ports, fixed, consumes, required_ports, out_t, out_ports, optional_out = contract
-        port_list = []
-        for name in names:
+        checks = []
+        for i, name in enumerate(names):
             port = input_ports.get(name)  # type: ignore[arg-type]
             if port is None or name in fixed or (consumes and name in consumes):
                 return False
-            port_list.append(port)
+            checks.append(_port_check(i, port))
         if any(p.name not in names for p in required_ports):
             return False
         if out_t is None:
-            return op, tuple(port_list), TaskTypes({}, bt.ANY, op)
-        return op, tuple(port_list), TaskTypes(out_ports, out_t, op, optional_out)
+            return op, TaskTypes({}, bt.ANY, op), tuple(checks)
+        return op, TaskTypes(out_ports, out_t, op, optional_out), tuple(checks)
 
     def _operation_general(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         pointer, scope, value = t.pointer, t.scope, self.value
@@ -777,15 +793,18 @@ class _Typer:
 
     def _output_read(self, v: OutputValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         r = self.resolutions.get(ptr)  # (_target, inline: the commonest value)
-        if r is None or not r.ok or r.target is None:
+        if r is None or not r.ok:
             return None
         target = r.target
-        tt = self.tasks.get(target)
-        if tt is None or tt.ports is None:
+        tt = self.tasks.get(target)  # (None too for no target)
+        if tt is None:
             return None  # in error, or on a cycle: already reported
+        ports = tt.ports
+        if ports is None:
+            return None  # likewise
         if self._copy_scopes and self.cp.copy_visible(target.id, scope):
             return None  # it may mean the later copy: the duplicate (reported) is the one mistake
-        port, ports = v.port, tt.ports
+        port = v.port
         if port is None:
             return tt.whole
         if port in ports:
