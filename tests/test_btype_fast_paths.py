@@ -178,3 +178,35 @@ def test_a_scalar_of_the_ports_kind_fits(produced: bt.BType, required: bt.BType)
     )
     if shortcut:
         assert bt.fits(produced, required) is None
+
+
+def test_join_of_a_plain_scalar_with_itself_is_itself() -> None:
+    """`join(a, a)` returns `a` for a plain scalar (no enum, const or stray slots): what the
+    general path rebuilds from it, slots included (checked against an equal copy, which
+    takes the general path); any other type still takes the general path."""
+    import dataclasses
+
+    s, n = bt.new_slot("plan.yaml", "/a"), bt.new_slot("plan.yaml", "/a/nullable")
+    plain = [
+        bt.make(kind, origin=s, description=d, nullable=nullable, null_slot=n if nullable else None)
+        for kind in ("string", "number", "integer", "boolean")
+        for nullable in (False, True)
+        for d in (None, "text")
+    ] + [bt.plain("integer", s), bt.STRING, bt.scalar("boolean")]
+    for t in plain:
+        general = bt.join(t, dataclasses.replace(t))
+        assert general is not t and repr(general) == repr(t)
+        assert bt.join(t, t) is t
+    others = [
+        bt.string_const("x", s),
+        bt.make("string", enum=["a", "b"], enum_slot=s),
+        bt.array_of(bt.INTEGER, origin=s),
+        bt.object_of([bt.new_field("a", bt.STRING)], closed=True),
+        bt.ANY,
+        bt.NULL,
+        bt.NEVER,
+        dataclasses.replace(bt.STRING, null_slot=s),  # a stray null slot: the general path drops it
+    ]
+    for t in others:
+        assert repr(bt.join(t, t)) == repr(bt.join(t, dataclasses.replace(t)))
+    assert bt.join(others[-1], others[-1]) is not others[-1]

@@ -522,6 +522,11 @@ def join(a: BType, b: BType) -> BType | None:
     field (a field on one side only, or optional on one side, becomes optional;
     closed only when both are); arrays join their items. Below the top level,
     fields and items whose kinds do not match widen to `any`."""
+    if (
+        a is b and a.kind in _SCALARS and a.enum is None and a.const is None and a.enum_slot is None
+        and a.items is None and not a.fields and not a.closed and (a.nullable or a.null_slot is None)
+    ):
+        return a  # a plain scalar with itself (the two sides read one port): what `make` rebuilds below
     if a.kind == "never":
         return b
     if b.kind == "never":

@@ -179,9 +179,9 @@ class _Typer:
         """Whether `_operation` may look for clean calls (a catalog; no binding name in error)."""
         self._call_binding_errors: set[str] = set()
         """Pointers of call bindings of the wrong type (TASK_GROUP_INPUT_TYPE)."""
-        self._call_ports: dict[GroupNode, tuple[dict[str, BType | None], BType | None]] = {}
-        """Group -> the ports of a call of it and its whole result, once its body is typed
-        (shared by its calls, read only)."""
+        self._call_ports: dict[GroupNode, TaskTypes] = {}
+        """Group -> the typed interface of a call of it, once its body is typed (shared by
+        its calls, read only)."""
 
     # ================================================================== driver
 
@@ -321,10 +321,14 @@ class _Typer:
         for t in scope.always_order:
             task(t)
         outputs: dict[str, BType | None] = {}
+        values, value_kinds = self.values, _VALUE_KINDS
         for o in scope.outputs:
-            if not isinstance(o.model, TaskOutput):
+            m = o.model
+            if not isinstance(m, TaskOutput):
                 continue
-            t = self.value(o.model.value, o.pointer + "/value", scope)
+            v, ptr = m.value, o.pointer + "/value"
+            kind = value_kinds.get(type(v))  # (self.value, inline)
+            t = values[ptr] = kind(self, v, ptr, scope) if kind is not None and not v._marks else self._value(v, ptr, scope)
             if o.usable and o.name not in outputs:
                 outputs[o.name] = t
         self.out.scope_outputs[scope] = outputs
@@ -359,10 +363,14 @@ class _Typer:
         tasks[t] = kind(self, t, m) if kind is not None else TaskTypes(None, None)
 
     def _transform(self, t: TaskNode, m: TransformTask) -> TaskTypes:
-        pointer, scope, value = t.pointer, t.scope, self.value
-        for i, b in enumerate(m.inputs):
+        pointer, scope, values, kinds = t.pointer, t.scope, self.values, _VALUE_KINDS
+        i = 0  # (a counter: cheaper than enumerate)
+        for b in m.inputs:
             if isinstance(b, TaskOutput):
-                value(b.value, pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value"), scope)
+                v, ptr = b.value, pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
+                kind = kinds.get(type(v))  # (self.value, inline)
+                values[ptr] = kind(self, v, ptr, scope) if kind is not None and not v._marks else self._value(v, ptr, scope)
+            i += 1
         result = self.task_type(m.resultType, f"{t.pointer}/resultType")
         if result is None or result.kind != "object":
             return TaskTypes(None, None)
@@ -370,11 +378,15 @@ class _Typer:
 
     def _value_task(self, t: TaskNode, m: ValueTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
-        pointer, scope, value = t.pointer, t.scope, self.value
-        for i, o in enumerate(m.outputs):
+        pointer, scope, values, kinds = t.pointer, t.scope, self.values, _VALUE_KINDS
+        i = 0  # (a counter: cheaper than enumerate)
+        for o in m.outputs:
             if isinstance(o, TaskOutput):
-                vt = value(o.value, pointer + (_OUTPUT_VALUE[i] if i < _SUFFIXES else f"/outputs/{i}/value"), scope)
+                v, ptr = o.value, pointer + (_OUTPUT_VALUE[i] if i < _SUFFIXES else f"/outputs/{i}/value")
+                kind = kinds.get(type(v))  # (self.value, inline)
+                vt = values[ptr] = kind(self, v, ptr, scope) if kind is not None and not v._marks else self._value(v, ptr, scope)
                 ports.setdefault(o.name, vt)
+            i += 1
         return TaskTypes(ports, _object(ports))
 
     def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
@@ -619,8 +631,8 @@ class _Typer:
             ports = self._group(group)
             if ports is None:
                 return TaskTypes(None, None)
-            found = self._call_ports[group] = (ports, _object(ports))
-        return TaskTypes(*found)
+            found = self._call_ports[group] = TaskTypes(ports, _object(ports))
+        return found  # (shared by the group's calls, read only)
 
     def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
         ct = self.value(m.condition, f"{t.pointer}/condition", t.scope)
@@ -767,16 +779,19 @@ class _Typer:
     def _items(self, items: Any, ptr: str, scope: ScopeNode | None) -> list[BType | None]:
         """The types of the items of the value at `ptr`, in order (a loop: a comprehension
         would hold its variables in closure cells)."""
-        value = self.value
+        values, kinds = self.values, _VALUE_KINDS
         types = []
-        for i, item in enumerate(items):
-            types.append(value(item, ptr + (_ITEM[i] if i < _SUFFIXES else f"/items/{i}"), scope))
+        i = 0  # (a counter: cheaper than enumerate)
+        for v in items:
+            item_ptr = ptr + (_ITEM[i] if i < _SUFFIXES else f"/items/{i}")
+            kind = kinds.get(type(v))  # (self.value, inline)
+            t = values[item_ptr] = kind(self, v, item_ptr, scope) if kind is not None and not v._marks else self._value(v, item_ptr, scope)
+            types.append(t)
+            i += 1
         return types
 
     def _json(self, v: JsonValue, ptr: str, scope: ScopeNode | None) -> BType:
-        value = self.value
-        for i, item in enumerate(v.items):
-            value(item, ptr + (_ITEM[i] if i < _SUFFIXES else f"/items/{i}"), scope)
+        self._items(v.items, ptr, scope)
         return bt.plain("string", _tuple_new(Slot, (self.file, ptr)))
 
     def _predicate_value(self, v: PredicateValue, ptr: str, scope: ScopeNode | None) -> BType:
