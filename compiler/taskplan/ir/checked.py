@@ -24,6 +24,7 @@ from enum import Enum
 from typing import Any, Union
 
 from taskplan.gcpause import gc_paused  # noqa: F401 (re-exported for the passes)
+from taskplan.source.pointer import INPUT_VALUE, OUTPUT_VALUE, SUFFIXES
 from taskplan.model.plan import (
     ArrayValue,
     CallTask,
@@ -443,18 +444,18 @@ def task_value_slots(task: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
     if t is ValueTask:
         for i, o in enumerate(task.outputs):
             if type(o) is TaskOutput:
-                yield "outputs", f"{pointer}/outputs/{i}/value", o.value
+                yield "outputs", pointer + (OUTPUT_VALUE[i] if i < SUFFIXES else f"/outputs/{i}/value"), o.value
     elif t in _BINDING_TASKS:
         for i, b in enumerate(task.inputs):
             if type(b) is TaskOutput:
-                yield "inputs", f"{pointer}/inputs/{i}/value", b.value
+                yield "inputs", pointer + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), b.value
         if t is TransformTask:
             for ptr, v in type_defaults(task.resultType, f"{pointer}/resultType"):
                 yield "default", ptr, v
     elif t is ConditionalTask:
-        yield "condition", f"{pointer}/condition", task.condition
+        yield "condition", pointer + "/condition", task.condition
     elif t is ForeachTask:
-        yield "items", f"{pointer}/items", task.items
+        yield "items", pointer + "/items", task.items
 
 
 # ---------------------------------------------------------------------------- plan

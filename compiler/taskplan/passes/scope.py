@@ -27,6 +27,7 @@ from typing import Any
 from taskplan.diagnostics import Reporter
 from taskplan.passes.identity import suggest_id
 from taskplan.passes.subjects import subject_at
+from taskplan.source.pointer import INPUT_VALUE, ITEM, MEMBER_VALUE, SUFFIXES
 from taskplan.ir.checked import (
     BODY,
     BRANCH,
@@ -238,7 +239,7 @@ class _ScopePass:
         model = scope.model
         entries: list[Any] = scope.tasks
         for i, t in enumerate(model.tasks):
-            ptr = f"{sptr}/tasks/{i}"
+            ptr = sptr + (_TASK[i] if i < SUFFIXES else f"/tasks/{i}")
             if type(t) in _LEAF_TASKS and not t._marks:
                 # the common case: a task model without marks (so its `id` is a string) and without
                 # child scopes
@@ -250,12 +251,12 @@ class _ScopePass:
         bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
         for i, o in enumerate(model.outputs):
             if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
-                optr = f"{sptr}/outputs/{i}"
+                optr = sptr + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}")
                 usable = not bad_names or f"{optr}/name" not in bad_names
                 scope.outputs.append(_output_decl(name, o, optr, usable))
         always = scope.always
         for i, t in enumerate(model.always):
-            always.append(make_task(t, f"{sptr}/always/{i}", scope, i, True))
+            always.append(make_task(t, sptr + (_ALWAYS[i] if i < SUFFIXES else f"/always/{i}"), scope, i, True))
         entries = entries + [scope]
         if always:
             entries += always
@@ -272,20 +273,21 @@ class _ScopePass:
         if kind is ParallelTask:
             for b, model in enumerate(t.branches):
                 if isinstance(model, TaskScope):
-                    children.append(_scope_node(f"{ptr}/branches/{b}", model, BRANCH, node, scope, b, depth, group, foreach))
+                    bptr = ptr + (_BRANCH[b] if b < SUFFIXES else f"/branches/{b}")
+                    children.append(_scope_node(bptr, model, BRANCH, node, scope, b, depth, group, foreach))
             return node
         body = t.body
         if isinstance(body, TaskScope):
             if kind is ForeachTask:
-                child = _scope_node(f"{ptr}/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
+                child = _scope_node(ptr + "/body", body, FOREACH_BODY, node, scope, None, depth, group, foreach)
                 child.foreach = child
             else:
-                child = _scope_node(f"{ptr}/body", body, BODY, node, scope, None, depth, group, foreach)
+                child = _scope_node(ptr + "/body", body, BODY, node, scope, None, depth, group, foreach)
             children.append(child)
         if kind is ConditionalTask:
             other = t.otherwise
             if other is not None and isinstance(other, TaskScope):
-                children.append(_scope_node(f"{ptr}/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
+                children.append(_scope_node(ptr + "/otherwise", other, OTHERWISE, node, scope, None, depth, group, foreach))
         return node
 
     def make_task(self, t: Any, ptr: str, scope: ScopeNode, index: int, in_always: bool) -> TaskNode:
@@ -341,7 +343,7 @@ class _ScopePass:
         for task in self.walk:
             if type(task) is ScopeNode:  # a scope's `outputs`
                 for o in task.outputs:
-                    values(f"{o.pointer}/value", o.model.value, None, task)
+                    values(o.pointer + "/value", o.model.value, None, task)
                 continue
             scope = task.scope
             model = task.model
@@ -367,7 +369,7 @@ class _ScopePass:
                                 and target is not task
                                 and not target.in_always
                             ):  # read_task's common case, inline: a task of the reader's own scope
-                                vptr = f"{ptr}/inputs/{i}/value"
+                                vptr = ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value")
                                 if type(port) is not str:
                                     port = None
                                 # Resolution(REF_OUTPUT, vptr, source, target, True, port, task, scope),
@@ -394,9 +396,10 @@ class _ScopePass:
                                     dep.pointers.append(vptr)
                                     dep.reads = True
                             else:
-                                read_task(REF_OUTPUT, f"{ptr}/inputs/{i}/value", source, port, task, scope)
+                                vptr = ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value")
+                                read_task(REF_OUTPUT, vptr, source, port, task, scope)
                         elif type(v) in readers:  # (a literal reads nothing)
-                            values(f"{ptr}/inputs/{i}/value", v, task, scope)
+                            values(ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), v, task, scope)
                 continue  # its ports are the catalog's (the types pass's)
             if kind is CallTask:
                 self.call(task)
@@ -404,7 +407,7 @@ class _ScopePass:
                 ptr = task.pointer
                 for i, b in enumerate(model.inputs):
                     if type(b) is TaskOutput and type(v := b.value) in readers:
-                        values(f"{ptr}/inputs/{i}/value", v, task, scope)
+                        values(ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
             for slot, ptr, value in task_value_slots(model, task.pointer):
                 if slot != "default":  # literal positions: the types pass checks them
@@ -433,12 +436,12 @@ class _ScopePass:
                 for i in range(len(members) - 1, -1, -1):
                     m = members[i]
                     if isinstance(m, TaskOutput) and type(m.value) in readers:
-                        stack.append((f"{ptr}/members/{i}/value", m.value))
+                        stack.append((ptr + (MEMBER_VALUE[i] if i < SUFFIXES else f"/members/{i}/value"), m.value))
             elif kind in CONTAINER_VALUES:
                 items = v.items
                 for i in range(len(items) - 1, -1, -1):
                     if type(items[i]) in readers:
-                        stack.append((f"{ptr}/items/{i}", items[i]))
+                        stack.append((ptr + (ITEM[i] if i < SUFFIXES else f"/items/{i}"), items[i]))
             else:
                 dispatch[kind](ptr, v, reader, scope)
 
@@ -1115,7 +1118,7 @@ class _ScopePass:
             out: dict[str, str] = {}
             for i, o in enumerate(m.outputs):
                 if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
-                    out.setdefault(name, f"{task.pointer}/outputs/{i}")
+                    out.setdefault(name, task.pointer + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}"))
             task.ports = out
         elif kind is SequenceTask or kind is ForeachTask:
             task.ports = self.scope_ports(task.child(BODY if kind is SequenceTask else FOREACH_BODY))
@@ -1453,6 +1456,14 @@ def _scope_node(
     node.captures = {}
     node.has_cycle = False
     return node
+
+_TASK = tuple(f"/tasks/{i}" for i in range(SUFFIXES))
+_ALWAYS = tuple(f"/always/{i}" for i in range(SUFFIXES))
+_OUTPUT = tuple(f"/outputs/{i}" for i in range(SUFFIXES))
+_BRANCH = tuple(f"/branches/{i}" for i in range(SUFFIXES))
+"""Pointer suffixes of the tree's positions, made once (as taskplan.source.pointer's for
+values: formatting an int costs about three concatenations); a position past them is
+formatted."""
 
 _COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
 """Task classes with child scopes that `make_compound` makes (the others: `make_task`)."""
