@@ -110,6 +110,11 @@ class _Suggester:
         return found[0] if found else None
 
 
+def _task_subject(task: TaskNode) -> dict[str, str]:
+    """The subject of a diagnostic about a task's own `dependsOn` entry."""
+    return {"task": task.id} if task.id is not None else {}
+
+
 def _did_you_mean(found: str | None) -> str | None:
     return f"did you mean `{found}`?" if found else None
 
@@ -138,6 +143,8 @@ class _ScopePass:
         self._renames: dict[str, Any] | None = None
         """Suggested new ID -> the declaration whose ID is in error (`renamed`)."""
         self.group_input_owner: dict[str, GroupNode] = {}
+        self.calls: list[TaskNode] = []
+        """The `call` tasks that name a group, in document order."""
         self.dispatch: dict[type, Callable[[str, Any, TaskNode | None, ScopeNode], None]] = {
             OutputValue: self._on_output,
             PresentValue: self._on_present,
@@ -194,10 +201,10 @@ class _ScopePass:
             for task in cp.tasks:
                 if task.duplicate and task.id is not None:
                     cp.copy_scopes.setdefault(task.id, set()).add(task.scope)
-        for ident, decl in identity.declarations.items():
-            found = cp.by_pointer.get(decl.pointer)
-            if found is not None and not isinstance(found, ScopeNode):
-                cp.by_id[ident] = found
+        by_pointer = cp.by_pointer  # (a declaration's pointer is a task's, group's or choice's: never a scope's)
+        self.by_id = cp.by_id = {
+            ident: found for ident, decl in identity.declarations.items() if (found := by_pointer.get(decl.pointer)) is not None
+        }
 
     def build_tree(self, top: ScopeNode) -> None:
         """Pre-order over the scope tree under `top`: a scope, then each of its tasks
@@ -442,6 +449,8 @@ class _ScopePass:
                 for i in range(len(items) - 1, -1, -1):
                     if type(items[i]) in readers:
                         stack.append((ptr + (ITEM[i] if i < SUFFIXES else f"/items/{i}"), items[i]))
+            elif kind is OutputValue:  # (the commonest, without the handler's call)
+                self.read_task(REF_OUTPUT, ptr, v.source, v.port, reader, scope)
             else:
                 dispatch[kind](ptr, v, reader, scope)
 
@@ -497,10 +506,6 @@ class _ScopePass:
                         self._renames.setdefault(new, node)
         return isinstance(self._renames.get(name), kind)
 
-    def record(self, res: Resolution) -> Resolution:
-        self.cp.resolutions[res.pointer] = res
-        return res
-
     @staticmethod
     def add_dep(task: TaskNode, target: TaskNode, pointer: str, *, explicit: bool) -> None:
         dep = task.deps.get(target)
@@ -511,14 +516,6 @@ class _ScopePass:
             dep.explicit = True
         else:
             dep.reads = True
-
-    @staticmethod
-    def capture(scope: ScopeNode, kind: str, source: str | None, port: str | None, target: Any, pointer: str) -> None:
-        key = (kind, source, port)
-        cap = scope.captures.get(key)
-        if cap is None:
-            cap = scope.captures[key] = _capture(kind, source, port, target)
-        cap.pointers.append(pointer)
 
     def describe(self, node: Any) -> str:
         if isinstance(node, GroupNode):
@@ -533,16 +530,16 @@ class _ScopePass:
         entries = getattr(task.model, "dependsOn", None)
         if not isinstance(entries, list):
             return
-        rep = self.reporter
+        rep, resolutions, by_id = self.reporter, self.resolutions, self.by_id
         for j, name in enumerate(entries):
-            ptr = f"{task.pointer}/dependsOn/{j}"
             if not isinstance(name, str):
                 continue
-            res = self.record(_resolution(REF_DEPENDS, ptr, name, None, True, None, task, task.scope))
-            subject = {"task": task.id} if task.id is not None else {}
-            target = self.cp.by_id.get(name)
+            ptr = task.pointer + (_DEPENDS_ON[j] if j < SUFFIXES else f"/dependsOn/{j}")
+            resolutions[ptr] = res = _resolution(REF_DEPENDS, ptr, name, None, True, None, task, task.scope)
+            target = by_id.get(name)
             if not isinstance(target, TaskNode):
                 res.ok = False
+                subject = _task_subject(task)
                 if target is not None:
                     rep.report(
                         "TASK_DEPENDENCY_UNKNOWN",
@@ -570,7 +567,7 @@ class _ScopePass:
                         "TASK_REFERENCE_SCOPE",
                         ptr,
                         f"`{task.label}` cannot depend on `{name}`: `{name}` is a cleanup task (in `always`), which runs after every task in `tasks`",
-                        subject=subject,
+                        subject=_task_subject(task),
                         hint=f"move `{name}` into `tasks`, or drop this entry",
                     )
                     continue
@@ -584,7 +581,7 @@ class _ScopePass:
                 "TASK_REFERENCE_SCOPE",
                 ptr,
                 f"`dependsOn` of `{task.label}` names `{name}`, which is not in the same scope: it is in {target.scope.label}",
-                subject=subject,
+                subject=_task_subject(task),
                 hint=self.depends_hint(task, target),
             )
 
@@ -718,10 +715,19 @@ class _ScopePass:
                 self.add_dep(target, target, ptr, explicit=False)
                 return
             if not target.in_always:
-                for cs in crossed:
-                    self.capture(cs, kind, source, res.port, target, ptr)
-                if pos is not None:
-                    self.add_dep(pos, target, ptr, explicit=False)
+                key = (kind, source, port)
+                for cs in crossed:  # the capture on each scope crossed (one per key; its pointers in walk order)
+                    cap = cs.captures.get(key)
+                    if cap is None:
+                        cap = cs.captures[key] = _capture(kind, source, port, target)
+                    cap.pointers.append(ptr)
+                if pos is not None:  # add_dep(pos, target, ptr, explicit=False), inline
+                    dep = pos.deps.get(target)
+                    if dep is None:
+                        pos.deps[target] = _dependency(target, [ptr], False, True)
+                    else:
+                        dep.pointers.append(ptr)
+                        dep.reads = True
                 return
         res.ok = False
         if self.cp.copy_visible(source, scope):
@@ -893,21 +899,24 @@ class _ScopePass:
     def read_input(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         if not isinstance(source, str):
             return
-        res = self.record(_resolution(REF_INPUT, ptr, source, None, True, None, reader, scope))
-        rep = self.reporter
-        src_ptr = f"{ptr}/source"
-        subject = self.subject(reader, scope, ptr)
         group = scope.group
         available = group.input_by_name if group is not None else self.cp.input_by_name
         decl = available.get(source)
         if decl is not None:
-            res.target = decl
+            self.resolutions[ptr] = _resolution(REF_INPUT, ptr, source, decl, True, None, reader, scope)
+            key = (REF_INPUT, source, None)
             c = scope
-            while c.parent is not None:
-                self.capture(c, REF_INPUT, source, None, decl, ptr)
+            while c.parent is not None:  # the capture on each scope up to the root or the group body
+                cap = c.captures.get(key)
+                if cap is None:
+                    cap = c.captures[key] = _capture(REF_INPUT, source, None, decl)
+                cap.pointers.append(ptr)
                 c = c.parent
             return
-        res.ok = False
+        self.resolutions[ptr] = _resolution(REF_INPUT, ptr, source, None, False, None, reader, scope)
+        rep = self.reporter
+        src_ptr = f"{ptr}/source"
+        subject = self.subject(reader, scope, ptr)
         if "inputs" in dropped_fields(group.model if group is not None else self.plan):
             return  # the inputs list had a shape error (reported): the name may be declared there
         other = self.group_input_owner.get(source)
@@ -966,8 +975,8 @@ class _ScopePass:
     def read_choice(self, ptr: str, source: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
         if not isinstance(source, str):
             return
-        res = self.record(_resolution("choice", ptr, source, None, True, None, reader, scope))
-        target = self.cp.by_id.get(source)
+        self.resolutions[ptr] = res = _resolution("choice", ptr, source, None, True, None, reader, scope)
+        target = self.by_id.get(source)
         if isinstance(target, ChoiceNode):
             res.target = target
             target.reads.append(ptr)
@@ -994,13 +1003,17 @@ class _ScopePass:
         )
 
     def read_item(self, kind: str, ptr: str, reader: TaskNode | None, scope: ScopeNode) -> None:
-        res = self.record(_resolution(kind, ptr, None, None, True, None, reader, scope))
+        self.resolutions[ptr] = res = _resolution(kind, ptr, None, None, True, None, reader, scope)
         body = scope.foreach
-        if body is not None and isinstance(body.owner, TaskNode):
-            res.target = body.owner
+        if body is not None and isinstance(owner := body.owner, TaskNode):
+            res.target = owner
+            key = (kind, None, None)
             c = scope
-            while c is not body and c.parent is not None:
-                self.capture(c, kind, None, None, body.owner, ptr)
+            while c is not body and c.parent is not None:  # the capture on each scope up to the foreach body
+                cap = c.captures.get(key)
+                if cap is None:
+                    cap = c.captures[key] = _capture(kind, None, None, owner)
+                cap.pointers.append(ptr)
                 c = c.parent
             return
         res.ok = False
@@ -1055,6 +1068,7 @@ class _ScopePass:
         group = target
         task.group = group
         group.calls.append(task)
+        self.calls.append(task)
         if is_broken(group.model):
             task.broken = True  # a group in error has unknown outputs: so has the call
         if "inputs" in dropped_fields(group.model):
@@ -1120,8 +1134,8 @@ class _ScopePass:
                 if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                     out.setdefault(name, task.pointer + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}"))
             task.ports = out
-        elif kind is SequenceTask or kind is ForeachTask:
-            task.ports = self.scope_ports(task.child(BODY if kind is SequenceTask else FOREACH_BODY))
+        elif kind is SequenceTask or kind is ForeachTask:  # its one child scope, if any, is its body
+            task.ports = self.scope_ports(task.children[0] if task.children else None)
         elif kind is ConditionalTask:
             then = self.scope_ports(task.child(BODY))
             other = self.scope_ports(task.child(OTHERWISE))
@@ -1307,9 +1321,9 @@ class _ScopePass:
             return
         position = {g: i for i, g in enumerate(groups)}
         edges: list[dict[int, TaskNode]] = [{} for _ in groups]  # callee -> first call task
-        for task in self.cp.tasks:
+        for task in self.calls:
             caller = task.scope.group
-            if task.group is not None and caller is not None:
+            if caller is not None:
                 edges[position[caller]].setdefault(position[task.group], task)
         if not any(edges):
             return
@@ -1461,6 +1475,7 @@ _TASK = tuple(f"/tasks/{i}" for i in range(SUFFIXES))
 _ALWAYS = tuple(f"/always/{i}" for i in range(SUFFIXES))
 _OUTPUT = tuple(f"/outputs/{i}" for i in range(SUFFIXES))
 _BRANCH = tuple(f"/branches/{i}" for i in range(SUFFIXES))
+_DEPENDS_ON = tuple(f"/dependsOn/{i}" for i in range(SUFFIXES))
 """Pointer suffixes of the tree's positions, made once (as taskplan.source.pointer's for
 values: formatting an int costs about three concatenations); a position past them is
 formatted."""
