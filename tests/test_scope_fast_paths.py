@@ -1,7 +1,7 @@
 """The scope pass's fast paths agree with the general paths they stand in for:
 
-- a leaf task without marks is made inline (`_ScopePass.enter`), and a compound one
-  by `make_compound`, rather than by `make_task`;
+- a leaf task without marks, of `tasks` or of `always`, is made inline
+  (`_ScopePass.enter`), and a compound one by `make_compound`, rather than by `make_task`;
 - a read of a task of the reader's own scope is resolved inline (`read_task`) rather
   than by `read_target`'s walk up the scope tree (an operation's binding even without
   the call of `read_task`);

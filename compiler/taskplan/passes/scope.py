@@ -263,15 +263,24 @@ class _ScopePass:
                 scope.outputs.append(_output_decl(name, o, optr, usable))
         always = scope.always
         for i, t in enumerate(model.always):
-            always.append(make_task(t, sptr + (_ALWAYS[i] if i < SUFFIXES else f"/always/{i}"), scope, i, True))
+            ptr = sptr + (_ALWAYS[i] if i < SUFFIXES else f"/always/{i}")
+            if type(t) in _LEAF_TASKS and not t._marks:  # as in `tasks`, then marked as a cleanup task
+                node = _task_node(t, ptr, scope, i, ptr in copies, ptr not in invalid_ids)
+                node.in_always = True
+            elif type(t) in _COMPOUND_TASKS and not t._marks:
+                node = self.make_compound(t, ptr, scope, i)
+                node.in_always = True
+            else:
+                node = make_task(t, ptr, scope, i, True)
+            always.append(node)
         entries = entries + [scope]
         if always:
             entries += always
         return entries
 
     def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
-        """`make_task` for a task of `tasks` of a compound class without marks (so its `id`
-        is a string and it is not broken): its child scopes read from its fields
+        """`make_task` for a task of a compound class without marks (so its `id` is a
+        string and it is not broken; a cleanup task's caller sets `in_always`): its child scopes read from its fields
         directly, without `scopes_of`'s generic listing."""
         node = _task_node(t, ptr, scope, index, ptr in self.identity.copies, ptr not in self.identity.invalid_ids)
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
@@ -343,7 +352,7 @@ class _ScopePass:
     # ============================================================== 2. resolve
 
     def resolve(self) -> None:
-        values, read_task, ports = self.values, self.read_task, self.ports
+        values, read_task, read_target, ports = self.values, self.read_task, self.read_target, self.ports
         readers = _READERS
         by_id, resolutions = self.by_id, self.resolutions
         inline = self.fast_paths
@@ -402,6 +411,9 @@ class _ScopePass:
                                 else:
                                     dep.pointers.append(vptr)
                                     dep.reads = True
+                            elif type(source) is str:  # read_task past its same-scope case (`target` looked up)
+                                vptr = ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value")
+                                read_target(REF_OUTPUT, vptr, source, port if isinstance(port, str) else None, task, scope, target)
                             else:
                                 vptr = ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value")
                                 read_task(REF_OUTPUT, vptr, source, port, task, scope)
@@ -1552,7 +1564,8 @@ __all__ = ["run"]
 
 def _task_node(t: Any, ptr: str, scope: ScopeNode, index: int, duplicate: bool, id_ok: bool) -> TaskNode:
     """`TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, duplicate, id_ok)` for a
-    task of `tasks` without marks (so its `id` is a string, and it is not broken), without
+    task without marks (so its `id` is a string, and it is not broken; a cleanup task's
+    caller sets `in_always`), without
     the dataclass call (its argument tuple, frame and defaults), every field set
     (tests/test_scope_fast_paths.py compares them all)."""
     node = _new(TaskNode)
