@@ -136,7 +136,7 @@ class _ScopePass:
         self.cp = CheckedPlan(plan, identity, root)
         self.walk: list[TaskNode | ScopeNode] = []
         """Document order of the reference sites: a task for its own fields, a scope for
-        its `outputs`."""
+        its `outputs` (a scope without them is not listed)."""
         self.suggest = _Suggester()
         self._task_ids: list[str] | None = None
         self._choice_ids: list[str] | None = None
@@ -235,8 +235,8 @@ class _ScopePass:
 
     def enter(self, scope: ScopeNode) -> list[Any]:
         """Record `scope`, make the nodes of its tasks, exports and cleanup tasks; return
-        its entries in document order: its task nodes, itself (for its `outputs`), its
-        cleanup task nodes."""
+        its entries in document order: its task nodes, itself (for its `outputs`, if it
+        has any), its cleanup task nodes (`scope.tasks` itself when it has neither)."""
         self.cp.scopes.append(scope)
         sptr = scope.pointer
         self.cp.by_pointer[sptr] = scope
@@ -273,9 +273,10 @@ class _ScopePass:
             else:
                 node = make_task(t, ptr, scope, i, True)
             always.append(node)
-        entries = entries + [scope]
+        if scope.outputs:
+            entries = entries + [scope]
         if always:
-            entries += always
+            entries = entries + always
         return entries
 
     def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
@@ -1174,7 +1175,7 @@ class _ScopePass:
         for scope in self.cp.scopes:
             tasks = scope.tasks
             if len(tasks) == 1 and tasks[0] not in tasks[0].deps and self.fast_paths:
-                scope.order = [tasks[0]]  # (most nested scopes: one task, not depending on itself)
+                scope.order.append(tasks[0])  # (most nested scopes: one task, not depending on itself)
             else:
                 scope.order = order_list(scope, tasks)
             if scope.always:
