@@ -255,29 +255,34 @@ class _ScopePass:
                 entries.append(self.make_compound(t, ptr, scope, i))
             else:
                 entries.append(make_task(t, ptr, scope, i, False))
-        bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-        for i, o in enumerate(model.outputs):
-            if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
-                optr = sptr + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}")
-                usable = not bad_names or f"{optr}/name" not in bad_names
-                scope.outputs.append(_output_decl(name, o, optr, usable))
-        always = scope.always
-        for i, t in enumerate(model.always):
+        if model.outputs:  # (an empty list's loop still makes its iterators)
+            bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
+            for i, o in enumerate(model.outputs):
+                if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
+                    optr = sptr + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}")
+                    usable = not bad_names or f"{optr}/name" not in bad_names
+                    scope.outputs.append(_output_decl(name, o, optr, usable))
+            if scope.outputs:
+                entries = entries + [scope]
+        if model.always:
+            entries = entries + self.make_cleanup(scope)
+        return entries
+
+    def make_cleanup(self, scope: ScopeNode) -> list[TaskNode]:
+        """The nodes of `scope`'s cleanup tasks (`always`), made as in `enter`."""
+        sptr, always, identity = scope.pointer, scope.always, self.identity
+        for i, t in enumerate(scope.model.always):
             ptr = sptr + (_ALWAYS[i] if i < SUFFIXES else f"/always/{i}")
             if type(t) in _LEAF_TASKS and not t._marks:  # as in `tasks`, then marked as a cleanup task
-                node = _task_node(t, ptr, scope, i, ptr in copies, ptr not in invalid_ids)
+                node = _task_node(t, ptr, scope, i, ptr in identity.copies, ptr not in identity.invalid_ids)
                 node.in_always = True
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 node = self.make_compound(t, ptr, scope, i)
                 node.in_always = True
             else:
-                node = make_task(t, ptr, scope, i, True)
+                node = self.make_task(t, ptr, scope, i, True)
             always.append(node)
-        if scope.outputs:
-            entries = entries + [scope]
-        if always:
-            entries = entries + always
-        return entries
+        return always
 
     def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
         """`make_task` for a task of a compound class without marks (so its `id` is a
@@ -715,11 +720,9 @@ class _ScopePass:
             self.add_dep(reader, target, ptr, explicit=False)  # a self-dependency: reported as a cycle
             return
         s_x = target.scope
-        crossed: list[ScopeNode] = []
         c, pos = scope, reader
         depth = s_x.depth
         while c.depth > depth and c.parent is not None:
-            crossed.append(c)
             pos = c.owner if type(c.owner) is TaskNode else None
             c = c.parent
         if c is s_x:
@@ -729,11 +732,13 @@ class _ScopePass:
                 return
             if not target.in_always:
                 key = (kind, source, port)
-                for cs in crossed:  # the capture on each scope crossed (one per key; its pointers in walk order)
-                    cap = cs.captures.get(key)
+                c = scope
+                while c is not s_x:  # the capture on each scope crossed (one per key; its pointers in walk order)
+                    cap = c.captures.get(key)
                     if cap is None:
-                        cap = cs.captures[key] = _capture(kind, source, port, target)
+                        cap = c.captures[key] = _capture(kind, source, port, target)
                     cap.pointers.append(ptr)
+                    c = c.parent
                 if pos is not None:  # add_dep(pos, target, ptr, explicit=False), inline
                     dep = pos.deps.get(target)
                     if dep is None:
