@@ -442,11 +442,15 @@ def task_value_slots(task: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
     as (slot, pointer, value). Placeholders have none."""
     t = type(task)
     if t is ValueTask:
-        for i, o in enumerate(task.outputs):
+        i = -1  # (positions counted: an enumerate object costs more than a short list's count)
+        for o in task.outputs:
+            i += 1
             if type(o) is TaskOutput:
                 yield "outputs", pointer + (OUTPUT_VALUE[i] if i < SUFFIXES else f"/outputs/{i}/value"), o.value
     elif t in _BINDING_TASKS:
-        for i, b in enumerate(task.inputs):
+        i = -1
+        for b in task.inputs:
+            i += 1
             if type(b) is TaskOutput:
                 yield "inputs", pointer + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), b.value
         if t is TransformTask:

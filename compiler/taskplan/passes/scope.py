@@ -245,7 +245,9 @@ class _ScopePass:
         make_task = self.make_task
         model = scope.model
         entries: list[Any] = scope.tasks
-        for i, t in enumerate(model.tasks):
+        i = -1  # (positions counted, here and below: an enumerate object costs more than a short list's count)
+        for t in model.tasks:
+            i += 1
             ptr = sptr + (_TASK[i] if i < SUFFIXES else f"/tasks/{i}")
             if type(t) in _LEAF_TASKS and not t._marks:
                 # the common case: a task model without marks (so its `id` is a string) and without
@@ -257,7 +259,9 @@ class _ScopePass:
                 entries.append(make_task(t, ptr, scope, i, False))
         if model.outputs:  # (an empty list's loop still makes its iterators)
             bad_names = identity.bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
-            for i, o in enumerate(model.outputs):
+            i = -1
+            for o in model.outputs:
+                i += 1
                 if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                     optr = sptr + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}")
                     usable = not bad_names or f"{optr}/name" not in bad_names
@@ -293,7 +297,9 @@ class _ScopePass:
         children = node.children
         kind = type(t)
         if kind is ParallelTask:
-            for b, model in enumerate(t.branches):
+            b = -1
+            for model in t.branches:
+                b += 1
                 if isinstance(model, TaskScope):
                     bptr = ptr + (_BRANCH[b] if b < SUFFIXES else f"/branches/{b}")
                     children.append(_scope_node(bptr, model, BRANCH, node, scope, b, depth, group, foreach))
@@ -378,7 +384,9 @@ class _ScopePass:
                 self.depends_on(task)
             if kind is OperationTask:  # task_value_slots of the commonest task, inline
                 ptr = task.pointer
-                for i, b in enumerate(model.inputs):
+                i = -1  # (counted, as in `enter`)
+                for b in model.inputs:
+                    i += 1
                     if type(b) is TaskOutput:
                         v = b.value
                         if type(v) is OutputValue:
@@ -430,7 +438,9 @@ class _ScopePass:
                 self.call(task)
             elif kind is TransformTask:  # its inputs (task_value_slots adds its type's literal defaults)
                 ptr = task.pointer
-                for i, b in enumerate(model.inputs):
+                i = -1
+                for b in model.inputs:
+                    i += 1
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), v, task, scope)
                 continue  # its ports are its resultType's (the types pass's)
@@ -1148,7 +1158,9 @@ class _ScopePass:
             return  # unknown ports, or ports the types pass finds (the catalog's, the resultType's)
         if kind is ValueTask:
             out: dict[str, str] = {}
-            for i, o in enumerate(m.outputs):
+            i = -1  # (counted, as in `enter`)
+            for o in m.outputs:
+                i += 1
                 if isinstance(o, TaskOutput) and isinstance(name := o.name, str):
                     out.setdefault(name, task.pointer + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}"))
             task.ports = out
