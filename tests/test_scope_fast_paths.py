@@ -5,6 +5,9 @@
 - a read of a task of the reader's own scope is resolved inline (`read_task`) rather
   than by `read_target`'s walk up the scope tree (an operation's binding even without
   the call of `read_task`);
+- a task's own values are read without `task_value_slots`' generator (an operation's,
+  transform's or call's bindings, a value task's outputs, a conditional's condition, a
+  foreach's items; none for a sequence or a parallel);
 - a scope of one task that does not depend on itself is ordered without `_topo`.
 
 Each plan (the fixture plans, mutants of the valid ones, generated plans) is checked

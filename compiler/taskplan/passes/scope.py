@@ -27,7 +27,7 @@ from typing import Any
 from taskplan.diagnostics import Reporter
 from taskplan.passes.identity import suggest_id
 from taskplan.passes.subjects import subject_at
-from taskplan.source.pointer import INPUT_VALUE, ITEM, MEMBER_VALUE, SUFFIXES
+from taskplan.source.pointer import INPUT_VALUE, ITEM, MEMBER_VALUE, OUTPUT_VALUE, SUFFIXES
 from taskplan.ir.checked import (
     BODY,
     BRANCH,
@@ -125,8 +125,9 @@ def _port_text(port: str | None) -> str:
 
 class _ScopePass:
     fast_paths = True
-    """The inline same-scope read of an operation's binding and the one-task order (off:
-    the general paths, for the test that holds them to each other)."""
+    """The inline same-scope read of an operation's binding, a task's own values read without
+    task_value_slots, and the one-task order (off: the general paths, for the test that
+    holds them to each other)."""
 
     def __init__(self, plan: TaskPlan, identity: IdentityTable, reporter: Reporter):
         self.plan = plan
@@ -436,17 +437,31 @@ class _ScopePass:
                 continue  # its ports are the catalog's (the types pass's)
             if kind is CallTask:
                 self.call(task)
-            elif kind is TransformTask:  # its inputs (task_value_slots adds its type's literal defaults)
-                ptr = task.pointer
-                i = -1
+            ptr = task.pointer
+            if kind is TransformTask or (kind is CallTask and inline):  # its inputs (task_value_slots, inline;
+                i = -1  # it adds a transform's type's literal defaults)
                 for b in model.inputs:
                     i += 1
                     if type(b) is TaskOutput and type(v := b.value) in readers:
                         values(ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), v, task, scope)
-                continue  # its ports are its resultType's (the types pass's)
-            for slot, ptr, value in task_value_slots(model, task.pointer):
-                if slot != "default":  # literal positions: the types pass checks them
-                    values(ptr, value, task, scope)
+                if kind is TransformTask:
+                    continue  # its ports are its resultType's (the types pass's)
+            elif kind in _NO_VALUES and inline:
+                pass  # (task_value_slots yields nothing for these)
+            elif kind is ValueTask and inline:  # task_value_slots, inline
+                i = -1
+                for o in model.outputs:
+                    i += 1
+                    if type(o) is TaskOutput and type(v := o.value) in readers:
+                        values(ptr + (OUTPUT_VALUE[i] if i < SUFFIXES else f"/outputs/{i}/value"), v, task, scope)
+            elif kind is ConditionalTask and inline:
+                values(ptr + "/condition", model.condition, task, scope)
+            elif kind is ForeachTask and inline:
+                values(ptr + "/items", model.items, task, scope)
+            else:
+                for slot, vptr, value in task_value_slots(model, ptr):
+                    if slot != "default":  # literal positions: the types pass checks them
+                        values(vptr, value, task, scope)
             ports(task)  # (it depends on the task alone, once a call's group is resolved)
 
     def values(self, pointer: str, value: Any, reader: TaskNode | None, scope: ScopeNode) -> None:
@@ -1509,6 +1524,9 @@ _DEPENDS_ON = tuple(f"/dependsOn/{i}" for i in range(SUFFIXES))
 """Pointer suffixes of the tree's positions, made once (as taskplan.source.pointer's for
 values: formatting an int costs about three concatenations); a position past them is
 formatted."""
+
+_NO_VALUES = frozenset({SequenceTask, ParallelTask})
+"""Task classes without values of their own (only their child scopes have some)."""
 
 _COMPOUND_TASKS = frozenset({SequenceTask, ForeachTask, ConditionalTask, ParallelTask})
 """Task classes with child scopes that `make_compound` makes (the others: `make_task`)."""
