@@ -228,10 +228,13 @@ class _ScopePass:
                     continue
                 tasks.append(item)
                 by_pointer[item.pointer] = item
-                if item.children:  # its nested scopes first, then the rest of this scope
+                if children := item.children:  # its nested scopes first, then the rest of this scope
                     stack.append((entries, i))
-                    for child in reversed(item.children):
-                        stack.append((child, -1))
+                    if len(children) == 1:  # (no reversed() object for the commonest case)
+                        stack.append((children[0], -1))
+                    else:
+                        for child in reversed(children):
+                            stack.append((child, -1))
                     break
 
     def enter(self, scope: ScopeNode) -> list[Any]:
@@ -483,13 +486,17 @@ class _ScopePass:
             kind = type(v)
             if kind is ObjectValue:
                 members = v.members
-                for i in range(len(members) - 1, -1, -1):
+                i = len(members)  # (counted down: no range object)
+                while i:
+                    i -= 1
                     m = members[i]
                     if isinstance(m, TaskOutput) and type(m.value) in readers:
                         stack.append((ptr + (MEMBER_VALUE[i] if i < SUFFIXES else f"/members/{i}/value"), m.value))
             elif kind in CONTAINER_VALUES:
                 items = v.items
-                for i in range(len(items) - 1, -1, -1):
+                i = len(items)
+                while i:
+                    i -= 1
                     if type(items[i]) in readers:
                         stack.append((ptr + (ITEM[i] if i < SUFFIXES else f"/items/{i}"), items[i]))
             elif kind is OutputValue:  # (the commonest, without the handler's call)
