@@ -1126,14 +1126,15 @@ class _ScopePass:
         bound: set[str] = set()
         explained: set[str] = set()
         """Required inputs an unknown binding is a misspelling of: reported once, there."""
+        bad_names = self.identity.bad_names
         for i, b in enumerate(model.inputs):
             if not isinstance(b, TaskOutput) or not isinstance(b.name, str):
                 continue
-            nptr = f"{ptr}/inputs/{i}/name"
-            if not self.identity.name_ok(nptr):
+            if bad_names and not self.identity.name_ok(f"{ptr}/inputs/{i}/name"):
                 continue  # already reported (invalid or a second binding of the name)
             bound.add(b.name)
             if b.name not in group.input_by_name:
+                nptr = f"{ptr}/inputs/{i}/name"
                 found = self.suggest.closest(b.name, lambda: [d.name for d in group.inputs if d.usable])
                 if found is not None:
                     explained.add(found)
