@@ -294,8 +294,8 @@ class _ScopePass:
 
     def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
         """`make_task` for a task of a compound class without marks (so its `id` is a
-        string and it is not broken; a cleanup task's caller sets `in_always`): its child scopes read from its fields
-        directly, without `scopes_of`'s generic listing."""
+        string and it is not broken; a cleanup task's caller sets `in_always`): its child
+        scopes read from its fields directly, without `scopes_of`'s generic listing."""
         node = _task_node(t, ptr, scope, index, ptr in self.identity.copies, ptr not in self.identity.invalid_ids)
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
