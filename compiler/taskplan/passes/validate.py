@@ -1564,6 +1564,26 @@ _NO_GUARDS: frozenset = frozenset()
 _NO_INPUTS: frozenset = frozenset()
 """The required inputs of a workflow without inputs."""
 
+class _Fields(frozenset):
+    """A step kind's result fields that the accept path reads without `_reference` (all
+    of `d.RESULT_FIELDS` but a `workflow.call`'s `outputs`, whose next field names an
+    output of the called workflow), knowing the kind: what `_Accept.ran` holds for a step."""
+
+    __slots__ = ("kind",)
+
+    def __new__(cls, kind: str, fields: Iterable[str]) -> "_Fields":
+        self = super().__new__(cls, fields)
+        self.kind = kind
+        return self
+
+
+_FIELDS: dict[str, _Fields] = {
+    kind: _Fields(kind, (f for f in fields if kind != "workflow.call" or f != "outputs"))
+    for kind, fields in _RESULT_FIELDS.items()
+}
+_NO_FIELDS: frozenset = frozenset()
+"""What a step that has not run gives to read: nothing."""
+
 _accept_lock = threading.Lock()
 """The accept path's step predicates append to one shared list: one document at a time."""
 
@@ -1602,9 +1622,8 @@ class _Accept:
         self.max_chars = limits.max_expression_chars
         self.max_depth = limits.max_workflow_depth
         self.steps_seen = 0
-        self.kinds: dict[str, tuple[str, Any, bool]] = {}
-        """Step type -> its kind (`d.step_kind`), the kind's predicate and whether `_special`
-        has checks for it, for the types seen."""
+        self.kinds: dict[str, tuple[Any, _Fields, Any]] = {}
+        """Step type -> `_kind` of a step of that type, for the types seen."""
         self.wants_item: list[str] = []
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
@@ -1700,30 +1719,28 @@ class _Accept:
             return False
         ids = self.ids
         ran = self.ran
+        ran_get = ran.get
         found = self.found
         unusual = self._unusual_expression
         reference = self._reference
         plain_expression = _plain_expression
         called_plain_expression = _called_plain_expression
+        no_fields = _NO_FIELDS
         max_chars = self.max_chars
         kinds = self.kinds
-        result_fields = _RESULT_FIELDS
         wf_inputs = self.wf_inputs
         finally_ = self.section == "finally"
         outer_guards = self.guards
         if items and level > self.levels[self.wf_name]:
             self.levels[self.wf_name] = level
         for node in items:
-            if type(node) is not dict:
-                return False
-            type_ = node.get("type")
-            seen = kinds.get(type_) if type(type_) is str else None
-            if seen is None:
-                kind = d.step_kind(type_)
-                if kind is None:
+            try:
+                valid, fields, special = kinds[node["type"]]
+            except (KeyError, TypeError):  # a type not seen yet in this document (or no step)
+                seen = self._kind(node)
+                if seen is None:
                     return False
-                seen = kinds[type_] = (kind, self.by_kind[kind], kind != _EXECUTOR and kind != "set")
-            kind, valid, special = seen
+                valid, fields, special = seen
             found.clear()
             if not valid(node):
                 return False
@@ -1749,69 +1766,102 @@ class _Accept:
                 if len(text) > max_chars:
                     return False
                 root, name, quoted, first, second = plain.groups()
-                # `_reference`'s commonest cases inline (all else is left to it): an input,
-                # a field of a step that has run (of the same list or an enclosing one)
                 if quoted is not None:
                     name = quoted
-                if root == "inputs":
-                    if name not in wf_inputs:
-                        return False
-                    continue
-                if first is not None:
-                    read = ran.get(name)
-                    if read is not None and first in result_fields[read] and (read != "workflow.call" or second is None):
+                # `_reference`'s commonest cases inline (all else is left to it): a field of
+                # a step that has run (of the same list or an enclosing one), an input
+                if root == "steps":
+                    if first in ran_get(name, no_fields):
                         continue
+                elif name in wf_inputs:
+                    continue
                 if not reference(root, name, None, first, second):
                     return False
-            if special and not self._special(kind, node, level):
+            if special is not None and not special(node, level):
                 return False
-            ran[sid] = kind
+            ran[sid] = fields
         if level > 1:  # an inline list: later steps of the enclosing list do not read its steps
             for node in items:
                 del ran[node["id"]]
         self.guards = outer_guards
         return True
 
-    def _special(self, kind: str, node: dict, level: int) -> bool:
-        """The checks of the step types other than executor and `set`: their calls,
-        templates, schemas and inline steps (their expressions are in `found`)."""
+    def _kind(self, node: Any) -> tuple[Any, _Fields, Any] | None:
+        """`kinds`'s entry for the type of `node` (remembered): the kind's predicate, its
+        result fields (`_Fields`), and its own checks (`_special_checks`); None when
+        `node` is not a mapping of a known type."""
+        if type(node) is not dict:
+            return None
+        type_ = node.get("type")
+        kind = d.step_kind(type_)
+        if kind is None:
+            return None
+        seen = (self.by_kind[kind], _FIELDS[kind], self._special_checks(kind))
+        if type(type_) is str:
+            self.kinds[type_] = seen
+        return seen
+
+    def _special_checks(self, kind: str) -> Any:
+        """The checks of a step kind other than executor and `set`, bound (None: none)."""
         if kind in d.LOOP_TYPES:
-            self.calls.append((level, node["call"], True, node.get("input")))
-        elif kind == "workflow.call":
-            self.callees[node["id"]] = node["workflow"]
-            self.calls.append((level, node["workflow"], False, node.get("input")))
-        elif kind == "parallel":
-            calls = self.calls
-            for branch in node["branches"]:
-                calls.append((level, branch["call"], False, branch.get("input")))
-        elif kind == "switch":
-            branches = list(node["cases"])
-            if "default" in node:
-                branches.append(node["default"])
-            guards = self.guards
-            for branch in branches:
-                if "call" in branch:
-                    self.calls.append((level, branch["call"], False, branch.get("input")))
-                if "steps" in branch:
-                    if not self._list(branch["steps"], level + 1):
-                        return False
-                    self.guards = guards
-        elif kind == "template.render":
-            template = node["template"]
-            values = node.get("values", {})
-            for match in d.TEMPLATE_PLACEHOLDER_RE.finditer(template):
-                if match.group(1) not in values:
+            return self._loop
+        return {
+            "workflow.call": self._workflow_call,
+            "parallel": self._parallel,
+            "switch": self._switch,
+            "template.render": self._template,
+            "llm.call": self._llm_call,
+            "value.project": self._value_project,
+            "value.validate": self._value_validate,
+        }.get(kind)
+
+    # The checks of the step types other than executor and `set`: their calls, templates,
+    # schemas and inline steps (their expressions are in `found`).
+
+    def _loop(self, node: dict, level: int) -> bool:
+        self.calls.append((level, node["call"], True, node.get("input")))
+        return True
+
+    def _workflow_call(self, node: dict, level: int) -> bool:
+        self.callees[node["id"]] = node["workflow"]
+        self.calls.append((level, node["workflow"], False, node.get("input")))
+        return True
+
+    def _parallel(self, node: dict, level: int) -> bool:
+        calls = self.calls
+        for branch in node["branches"]:
+            calls.append((level, branch["call"], False, branch.get("input")))
+        return True
+
+    def _switch(self, node: dict, level: int) -> bool:
+        branches = list(node["cases"])
+        if "default" in node:
+            branches.append(node["default"])
+        guards = self.guards
+        for branch in branches:
+            if "call" in branch:
+                self.calls.append((level, branch["call"], False, branch.get("input")))
+            if "steps" in branch:
+                if not self._list(branch["steps"], level + 1):
                     return False
-        elif kind == "llm.call":
-            if not self.llm_schema_ok(node["schema"]):
-                return False
-        elif kind == "value.project":
-            if "schema" in node and not self.schema_ok(node["schema"]):
-                return False
-        elif kind == "value.validate":
-            if not self.schema_ok(node["schema"]):
+                self.guards = guards
+        return True
+
+    def _template(self, node: dict, level: int) -> bool:
+        values = node.get("values", {})
+        for match in d.TEMPLATE_PLACEHOLDER_RE.finditer(node["template"]):
+            if match.group(1) not in values:
                 return False
         return True
+
+    def _llm_call(self, node: dict, level: int) -> bool:
+        return self.llm_schema_ok(node["schema"])
+
+    def _value_project(self, node: dict, level: int) -> bool:
+        return "schema" not in node or self.schema_ok(node["schema"])
+
+    def _value_validate(self, node: dict, level: int) -> bool:
+        return self.schema_ok(node["schema"])
 
     def _expression(self, text: str) -> bool:
         """`_Validator._expression` finds nothing (the schema holds: a whole `${...}`). A
@@ -1849,13 +1899,14 @@ class _Accept:
         if quoted is not None:
             name = quoted
         if root == "steps":
-            kind = self.ran.get(name)
-            if kind is None:
+            fields = self.ran.get(name)
+            if fields is None:
                 if self.section != "finally" or name not in self.guards:
                     return False
-                kind = self.top_ran.get(name)  # cleanup reads a top-level step that the guard tests
-                if kind is None:
+                fields = self.top_ran.get(name)  # cleanup reads a top-level step that the guard tests
+                if fields is None:
                     return False
+            kind = fields.kind
             if first is None:
                 return True
             if first not in _RESULT_FIELDS[kind]:
