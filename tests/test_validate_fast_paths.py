@@ -123,10 +123,21 @@ _SCHEMAS = [
     {"anyOf": []},
     True,
     False,
+    # closed objects (members counted), required members read without a test (KeyError),
+    # also in items and in tested subschemas
+    {"type": "object", "required": ["a", "z"], "properties": {"a": {"type": "integer"}, "b": True, "c": {"type": "string"}},
+     "additionalProperties": False},
+    {"required": ["a"], "properties": {"a": {"type": "integer"}, "b": {}}, "additionalProperties": False},
+    {"type": "array", "items": {"required": ["a"], "properties": {"a": {"const": 1}}}},
+    {"anyOf": [{"required": ["a"], "properties": {"a": {"const": 1}}},
+               {"required": ["b"], "properties": {"b": {"type": "integer"}}, "additionalProperties": False}]},
+    {"not": {"required": ["a"], "properties": {"a": {"type": "integer"}}}},
 ]
 _INSTANCES = [None, True, False, 0, 1, 1.0, 2.5, 7, -3, "", "a", "ab", "abc", "abcd", "x1", [], [True], [True, False, True],
               [1], {}, {"a": 1}, {"a": "s"}, {"b": 1}, {"a": 1, "b": 2}, {"b": 2, "k": 1}, {"A": "x"}, {"k": 1, "v": 2}, {"k": 1, "w": 2},
-              {"k": 2, "w": 1}, {"d": 1, "e": False}, {"d": 1, "e": True}, {"x": {"y": {}}}, {"x": {"y": 1}}]
+              {"k": 2, "w": 1}, {"d": 1, "e": False}, {"d": 1, "e": True}, {"x": {"y": {}}}, {"x": {"y": 1}},
+              {"a": 1, "c": "s"}, {"a": 1, "z": 1}, {"a": 1, "b": 1, "z": 0}, {"a": 1, "c": 1, "z": 1}, {"a": 1, "b": 1, "c": "s", "z": 0},
+              {"a": 1, "b": 1, "c": "s", "z": 0, "y": 0}, [{"a": 1}], [{"b": 1}], [{"a": 1}, {}], [{"a": 2}]]
 
 
 @pytest.mark.parametrize("schema", _SCHEMAS, ids=[str(i) for i in range(len(_SCHEMAS))])
@@ -141,11 +152,11 @@ def test_predicate_compiler_agrees_with_compiler(schema):
 
 
 _PATTERN_SAMPLES = ["", "/", "//", "/a", "a", "a/b", "/a~0", "/a~1b", "/a~2", "~", "/~", "/a/~01", "/a\n", "\n", "$", "$a",
-                    "a$", "/$", "/a b/c", "/é"]
+                    "a$", "/$", "/a b/c", "/é", "#", "#$", "%", "%$", "$%", "$\U0010ffff", "\x00", "\x00$", "é$"]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="/~01a$\n ", max_size=8))
+@given(st.text(alphabet="/~01a$\n #%", max_size=8))
 def test_pattern_tests_agree_with_their_regex(text):
     for pattern, test in structure._PATTERN_TESTS.items():
         search = re.compile(ecma_pattern(pattern)).search

@@ -620,10 +620,16 @@ class PredicateCompiler:
         return name
 
     def _define(self, name: str, schema: Any) -> None:
+        # A required member with checks is read without testing that it is there first
+        # (`_object`): a KeyError is a missing required member, and the value not valid.
         body: list[str] = []
-        self._emit(schema, "x", body, 1, None)
+        self._emit(schema, "x", body, 2, None)
         self.lines.append(f"def {name}(x):")
-        self.lines.extend(body)
+        if body:
+            self.lines.append("    try:")
+            self.lines.extend(body)
+            self.lines.append("    except KeyError:")
+            self.lines.append("        return False")
         self.lines.append("    return True")
 
     # --- code ------------------------------------------------------------------------
@@ -765,28 +771,42 @@ class PredicateCompiler:
         inner: list[str] = []  # under `if type(v) is dict:`, at depth + 1
         pad = "    " * (depth + 1)
         required = schema.get("required", ())
-        if required:
-            inner.append(f"{pad}if not ({' and '.join(f'{n!r} in {v}' for n in required)}): return False")
         if "minProperties" in schema:
             inner.append(f"{pad}if len({v}) < {schema['minProperties']!r}: return False")
         additional = schema.get("additionalProperties", True)
         if "propertyNames" not in schema and additional in (True, False):
-            # no check on the other members: look up the named ones (and, when closed,
-            # that there is no other), no loop over the members
-            if additional is False:
-                inner.append(f"{pad}if not {self._constant(frozenset(schema.get('properties', {})))}.issuperset({v}): return False")
-            for name, sub in schema.get("properties", {}).items():
+            # no check on the other members: look up the named ones (and, when closed, count
+            # them: no other is there when they are all there is), no loop over the members
+            properties = schema.get("properties", {})
+            checks: list[tuple[str, str, list[str]]] = []
+            for name, sub in properties.items():
                 member = self._fresh("m")
                 body: list[str] = []
                 self._emit(sub, member, body, depth + 2, None)
-                if body and name in required:
+                checks.append((name, member, body))
+            read = {name for name, _member, body in checks if body and name in required}
+            tested = [n for n in required if n not in read]  # each required one read is there (or KeyError)
+            if tested:
+                inner.append(f"{pad}if not ({' and '.join(f'{n!r} in {v}' for n in tested)}): return False")
+            count = self._fresh("c") if additional is False else None
+            if count is not None:
+                inner.append(f"{pad}{count} = {sum(1 for n in properties if n in required)}")
+            for name, member, body in checks:
+                if name in read:
                     inner.append(f"{pad}{member} = {v}[{name!r}]")
                     inner.extend(line[4:] for line in body)
-                elif body:
+                elif body or (count is not None and name not in required):
                     inner.append(f"{pad}if {name!r} in {v}:")
-                    inner.append(f"{pad}    {member} = {v}[{name!r}]")
-                    inner.extend(body)
+                    if count is not None and name not in required:
+                        inner.append(f"{pad}    {count} += 1")
+                    if body:
+                        inner.append(f"{pad}    {member} = {v}[{name!r}]")
+                        inner.extend(body)
+            if count is not None:
+                inner.append(f"{pad}if len({v}) != {count}: return False")
         else:
+            if required:
+                inner.append(f"{pad}if not ({' and '.join(f'{n!r} in {v}' for n in required)}): return False")
             self._members(schema, v, inner, depth)
         for name, needs in schema.get("dependentRequired", {}).items():
             if needs:
