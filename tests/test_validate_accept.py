@@ -115,8 +115,9 @@ def _step_lists(doc):
 
 
 def _stepwise_valid(doc) -> bool:
-    root, by_kind, _found, names = structure.step_predicates()
+    root, by_kind, found, names = structure.step_predicates()
     names.reset()
+    found.clear()
     if not root(doc):
         return False
     ids = []
@@ -128,6 +129,8 @@ def _stepwise_valid(doc) -> bool:
             if kind is None or not by_kind[kind](step):
                 return False
             ids.append(step["id"])
+    if not all(len(text) >= 3 and structure.is_whole(text) for text in found):  # left to the reader
+        return False
     return structure.step_ids_ok(ids, len(ids)) and names.ok()
 
 
@@ -270,7 +273,8 @@ def test_small_limits(limits, tmp_path_factory):
         _check(doc, limits)
 
 
-_STRINGS = st.sampled_from(["", "a", "$", "$x", "${", "${x}", "a ${x}", "${x} b", "${}", "${a}}", "}", "${data.item}"])
+_STRINGS = st.sampled_from(["", "a", "$", "$x", "${", "${x}", "a ${x}", "${x} b", "${}", "${a}}", "}", "${data.item}", "a${",
+                           "${a", "x${}"])
 _KEYS = st.one_of(st.sampled_from(["k", "j", "a b"]), _STRINGS, st.sampled_from(["$literal", "$"]), st.integers(0, 2))
 _TREES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.floats(allow_nan=False), _STRINGS),
@@ -309,6 +313,13 @@ def test_the_collecting_data_tree_predicate(value):
     assert ok == structure._value_ok(value)
     if ok:
         assert sorted(found) == _expressions_in(value)
+    # the accept path's: whether each string pushed is whole is left to the reader
+    pushed: list[str] = []
+    loose = structure._data_tree_ok(pushed.append, whole=False)(value)
+    assert all(len(text) >= 3 for text in pushed)
+    assert (loose and all(structure.is_whole(text) for text in pushed)) == ok
+    if ok:
+        assert sorted(pushed) == _expressions_in(value)
 
 
 @pytest.mark.parametrize("type_", ["mcp.call", "mcp.call\n", "set.x", "value.projct", "a.b.c", "A.b", "mcp", "", 1, None,
@@ -343,6 +354,29 @@ def test_an_executor_input_needs_a_request_mapping(input_, valid):
     if not valid:
         assert [code for code, _pointer, _message in findings] == ["WORKFLOW_SCHEMA"], findings
         assert findings[0][1].startswith("/workflows/main/steps/0/input")
+
+
+def _not_whole(text: str) -> list[str]:
+    return ["x" + text, text + "x", text[:-1], "${", text[1:], text.replace("${", "$ {", 1), "ab", "" , "}" + text[2:]]
+
+
+def test_a_string_that_is_not_a_whole_expression_is_refused(tmp_path_factory):
+    """The step predicates push what would be an expression without checking its `${` and
+    `}` (`is_whole` is the reader's): put in place of any expression of compiled output, in
+    a data tree or an expression field, of a step, a case or a workflow's outputs, a string
+    that is not a whole `${...}` is refused by the accept path and found by the full path."""
+    doc = _compiled(tmp_path_factory)[1]
+    paths = _expressions(doc)
+    assert len(paths) > 20
+    for path in paths:
+        for text in _not_whole(node_at(doc, path)):
+            changed = copy.deepcopy(doc)
+            node_at(changed, path[:-1])[path[-1]] = text
+            if "${" not in text and path[-1] not in _EXPRESSION_FIELDS | {"expr", "value"}:
+                continue  # a literal string of a data tree: fine
+            accepted = validate_module._accepts(changed, DEFAULT_LIMITS)
+            assert accepted == (_full_findings(changed) == []), (path, text)
+            assert not accepted or "${" not in text, (path, text)
 
 
 def test_the_self_check_document_digest_is_the_texts():

@@ -56,7 +56,7 @@ from taskplan.workflow import dialect as d
 from taskplan.workflow import expr as ex
 from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.schema import schema as _dialect_schema
-from taskplan.workflow.structure import check_structure, step_ids_ok, step_predicates
+from taskplan.workflow.structure import check_structure, is_whole, step_ids_ok, step_predicates
 
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
 _called_plain_expression = ex.CALLED_PLAIN_EXPRESSION.fullmatch
@@ -1864,7 +1864,8 @@ class _Accept:
         return self.schema_ok(node["schema"])
 
     def _expression(self, text: str) -> bool:
-        """`_Validator._expression` finds nothing (the schema holds: a whole `${...}`). A
+        """`_Validator._expression` finds nothing (the schema holds but for the `${` and `}`:
+        a string of at least 3 characters; the regexes match them). A
         plain path, also in `json(...)` or `present(...)`, is read without `_path_in_shape`:
         by the regex of its shape, told by its first character after `${` (`d` of `data`;
         `j` or `p` of a call), so that no other regex fails on it first."""
@@ -1874,8 +1875,9 @@ class _Accept:
         return self._unusual_expression(text)
 
     def _unusual_expression(self, text: str) -> bool:
-        """`_expression` of a text that is not a plain path (nor one in a call)."""
-        if len(text) > self.max_chars:
+        """`_expression` of a text that is not a plain path (nor one in a call), or not even
+        a whole `${...}` (the step predicates leave that to the reader: `is_whole`)."""
+        if len(text) > self.max_chars or not is_whole(text):
             return False
         body = text[2:-1]
         inner = _path_in_shape(body)

@@ -162,11 +162,14 @@ def _expression_ok(value: Any) -> bool:
     return type(value) is str and len(value) >= 3 and value.startswith("${") and value.endswith("}")
 
 
-def _data_tree_ok(push: Any) -> Any:
+def _data_tree_ok(push: Any, whole: bool = True) -> Any:
     """The predicate that `_check_value` reports nothing, calling `push` with each
     expression of the data tree it accepts (in no particular order): the validate pass's
     accept path collects them this way, so that it checks a data tree's expressions without
-    a second walk; `_value_ok` ignores them."""
+    a second walk; `_value_ok` ignores them. `whole=False`: a string that holds `${` is
+    pushed whether or not it is a whole `${...}` (at least 3 characters): the reader of
+    what is pushed checks that, and the predicate holds exactly when `_check_value` reports
+    nothing or something is pushed that is not whole."""
     literal = d.LITERAL
 
     def value_ok(value: Any) -> bool:
@@ -174,10 +177,12 @@ def _data_tree_ok(push: Any) -> Any:
         if t is str:
             if "${" not in value:
                 return True
-            if len(value) >= 3 and value[0] == "$" and value[1] == "{" and value[-1] == "}":
-                push(value)
-                return True
-            return False
+            if whole and not (len(value) >= 3 and value[0] == "$" and value[1] == "{" and value[-1] == "}"):
+                return False
+            if value == "${":
+                return False
+            push(value)
+            return True
         if t is not dict and t is not list:
             return value is None or t is bool or t is int or t is float
         # `node` is the container being read, `t` its type; nested containers wait on a
@@ -201,7 +206,9 @@ def _data_tree_ok(push: Any) -> Any:
                 t = type(member)
                 if t is str:
                     if "${" in member:
-                        if not (len(member) >= 3 and member[0] == "$" and member[1] == "{" and member[-1] == "}"):
+                        if whole and not (len(member) >= 3 and member[0] == "$" and member[1] == "{" and member[-1] == "}"):
+                            return False
+                        if member == "${":
                             return False
                         push(member)
                 elif t is dict or t is list:
@@ -326,15 +333,23 @@ _REMEMBERED = ("#/$defs/executor_type", "#/$defs/template_value_name")
 """The string definitions whose values a document repeats (`_remembering`; names: `PendingNames`)."""
 
 
-# The accept path's inline tests: as `_INLINE_TESTS`, and each expression accepted is pushed
-# (`_push(...) is None`: `list.append` gives None) onto the list the validate pass reads, in
-# place, with no call of the overriding predicate for a string or an integer. (`{v}[0] == "$"
-# and {v}[1] == "{"`: no new string, as `{v}[:2]` makes.)
+# The accept path's inline tests: as `_INLINE_TESTS`, but what would be an expression is
+# pushed (`_push(...) is None`: `list.append` gives None) onto the list the validate pass
+# reads, in place, with no call of the overriding predicate for a string or an integer: a
+# string of a data tree that holds `${`, an expression field's string; each of at least 3
+# characters (`"${"` is the one shorter string that holds `${`). Whether each is a whole
+# `${...}` is left to the reader, whose regex of a plain path matches the `${` and `}`
+# anyway (three characters taken out of each string, and compared, cost ~3 % of the pass).
 _PUSHING_TESTS = {
-    "#/$defs/value": '("${{" not in {v} or (len({v}) >= 3 and {v}[0] == "$" and {v}[1] == "{{" and {v}[-1] == "}}" and _push({v}) is None)) '
+    "#/$defs/value": '("${{" not in {v} or ({v} != "${{" and _push({v}) is None)) '
                      'if type({v}) is str else (type({v}) is int or {fn}({v}))',
-    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and {v}[0] == "$" and {v}[1] == "{{" and {v}[-1] == "}}" and _push({v}) is None',
+    "#/$defs/expression": 'type({v}) is str and len({v}) >= 3 and _push({v}) is None',
 }
+
+
+def is_whole(text: str) -> bool:
+    """Whether a string pushed by `step_predicates` (at least 3 characters) is a whole `${...}`."""
+    return text[0] == "$" and text[1] == "{" and text[-1] == "}"
 
 
 # The step ID pattern as the accept path checks it: once for all the IDs of a document,
@@ -414,17 +429,18 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str], PendingNames]:
     schema, the references and the expressions): (the document predicate with every item
     of a `steps` list taken as valid; each step kind's predicate (built-in types and
     EXECUTOR), whose `steps` lists likewise; the list those predicates append every
-    expression of the step to: its data trees' and its expression fields' (`when`,
-    `items`, `prompt`, `from`, `value`, a case's `when`), in no particular order; the
-    names those predicates took, not yet matched against their pattern). The document
-    predicate holds, every step of every `steps` list (a workflow's `steps`
+    expression of the step to: its data trees' strings that hold `${` and its expression
+    fields' strings (`when`, `items`, `prompt`, `from`, `value`, a case's `when`), in no
+    particular order, each of at least 3 characters and not yet known to be a whole
+    `${...}`; the names those predicates took, not yet matched against their pattern).
+    The document predicate holds, every step of every `steps` list (a workflow's `steps`
     and `finally`, a switch case's and default's `steps`) is a mapping whose kind's
-    predicate holds, `step_ids_ok` of their IDs (which the step predicates do not match
-    against the pattern) and the names' `ok`, exactly when `check_structure` finds nothing
-    (tests/test_validate_accept.py)."""
+    predicate holds, each string pushed `is_whole`, `step_ids_ok` of their IDs (which the
+    step predicates do not match against the pattern) and the names' `ok`, exactly when
+    `check_structure` finds nothing (tests/test_validate_accept.py)."""
     found: list[str] = []
     overrides = {
-        "#/$defs/value": _data_tree_ok(found.append),
+        "#/$defs/value": _data_tree_ok(found.append, whole=False),
         "#/$defs/expression": _expression_ok,
         "#/$defs/step": lambda value: True,
     }
