@@ -135,7 +135,8 @@ def _stepwise_valid(doc) -> bool:
 
 
 _ID_SAMPLES = ["a", "a\na", "A-b_9", "x" * 64, "x" * 65, "__a", "__a.b", "__a.b-c_d.e", "__", "__.a", "__a.", "__a..b", "_a.b", "a.b",
-               "", "a\n", "\na", "a b", "é", "__é", "___.a", "__-"]
+               "", "a\n", "\na", "a b", "é", "__é", "___.a", "__-", "__" + "a" * 70, "a" * 64 + ".b", "__a." + "b" * 70,
+               "a" * 70 + "\na", "__" + "a" * 62, "_" * 65, "__a.b\n", "a__.b"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -431,11 +432,12 @@ def test_the_step_predicates_push_each_expression_of_the_step(tmp_path_factory):
     assert checked > 100
 
 
-@pytest.mark.parametrize("name", ["w", "a.b", "a..b", ".a", "a.", "a b", "a\n", "", "x" * 255, "x" * 256, 1, None, "é", "$a"])
+@pytest.mark.parametrize("name", ["w", "a.b", "a..b", ".a", "a.", "a b", "a\n", "", "x" * 255, "x" * 256, 1, None, "é", "$a",
+                                  "a\nb", "\n", "x" * 254 + "\n", "a." + "x" * 253, "a." + "x" * 254])
 def test_the_remembering_name_predicates(name):
-    """Names (a call's target, its input keys: pending until `names.ok`, known after it) and
-    placeholder names, accepted the second time from what the predicates remember, exactly
-    as the structure predicate says."""
+    """Names (a call's target, its input keys: pending until `names.ok`) and placeholder
+    names (accepted the second time from what the predicate remembers), exactly as the
+    structure predicate says."""
     call = {"id": "a", "type": "workflow.call", "workflow": name}
     if isinstance(name, str):
         call["input"] = {name: 1}
@@ -446,34 +448,35 @@ def test_the_remembering_name_predicates(name):
         for _ in range(2):
             names.reset()
             assert (by_kind[step["type"]](step) and names.ok()) == structure._valid()(doc), step
-    assert (name in names.known) == (isinstance(name, str) and structure._valid()(
-        {"version": 1, "name": "x", "entrypoint": "main", "workflows": {name: {"steps": []}}}))
+            assert not names.pending
+
+
+_LONG_NAMES = ["x" * 255, "x" * 256, "a." + "x" * 253, "a." + "x" * 254, "x" * 300, "x" * 255 + "\n"]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="aZ9_-.\n é", max_size=8), min_size=1, max_size=5))
+@given(st.lists(st.text(alphabet="aZ9_-.\n é", max_size=8) | st.sampled_from(_LONG_NAMES), min_size=1, max_size=5))
 def test_pending_names_are_matched_together_as_one_by_one(pending):
     """`PendingNames.ok` (one regex call over the names joined) holds exactly when each name
-    matches NAME_PATTERN (a search of it, as the schema's checks do)."""
+    matches NAME_PATTERN (a search of it, as the schema's checks do) and is at most
+    MAX_NAME_LENGTH long."""
     search = re.compile(ecma_pattern(d.NAME_PATTERN)).search
     names = structure.PendingNames()
     for name in pending:
-        if name not in names.known:  # as the predicates take them
-            names.take(name)
-    ok = all(search(n) is not None for n in pending)
+        names.take(name)
+    ok = all(search(n) is not None and len(n) <= d.MAX_NAME_LENGTH for n in pending)
     assert names.ok() == ok, pending
-    assert (names.known == set(pending)) if ok else not names.known
     assert not names.pending
 
 
-def test_a_document_that_stops_early_leaves_no_name_known():
+def test_a_document_that_stops_early_leaves_no_name_pending():
     """A name taken from a document that the accept path leaves before matching its names
-    (here: two steps with one ID) is not known to the next document."""
+    (here: two steps with one ID) is not pending in the next document."""
     _root, _by_kind, _found, names = structure.step_predicates()
     step = {"id": "a", "type": "workflow.call", "workflow": "w..x"}
     doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step, dict(step)]}, "w..x": {"steps": []}}}
     assert not validate_module._accepts(doc, DEFAULT_LIMITS)
-    assert "w..x" not in names.known and not names.pending
+    assert not names.pending
     assert not _check({"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [step]}}})
 
 
@@ -533,8 +536,8 @@ def test_nothing_is_remembered_from_an_earlier_document():
 
     _root, _by_kind, _found, names = structure.step_predicates()
     assert not validate_data(doc("one"), "").diagnostics
-    remembered = set(names.known).union(*names.remembered)
-    assert {"sub_one", "in_one", "svc_one.call"} <= remembered  # what the first document taught
+    remembered = set(names.pending).union(*names.remembered)
+    assert {"v_one", "svc_one.call"} <= remembered  # what the first document taught
     assert not validate_data(doc("two"), "").diagnostics
-    remembered = set(names.known).union(*names.remembered)
-    assert "sub_two" in remembered and not {s for s in remembered if s.endswith("_one") or "_one." in s}
+    remembered = set(names.pending).union(*names.remembered)
+    assert "svc_two.call" in remembered and not {s for s in remembered if s.endswith("_one") or "_one." in s}

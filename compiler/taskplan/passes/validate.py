@@ -58,6 +58,7 @@ from taskplan.workflow.fastschema import suggest
 from taskplan.workflow.schema import schema as _dialect_schema
 from taskplan.workflow.structure import check_structure, is_whole, step_ids_ok, step_predicates
 
+_placeholders = d.TEMPLATE_PLACEHOLDER_RE.findall
 _plain_expression = ex.PLAIN_EXPRESSION.fullmatch
 _called_plain_expression = ex.CALLED_PLAIN_EXPRESSION.fullmatch
 _plain_path_match = ex.PLAIN_PATH.fullmatch
@@ -1646,10 +1647,12 @@ class _Accept:
         version = tree.get("version")
         if type(version) is not int or version != d.VERSION:
             return False
-        root_ok, self.by_kind, self.found, names = step_predicates()
+        root_ok, self.by_kind, found, names = step_predicates()
+        self.found = found
         names.start()  # nothing remembered from an earlier document
         if not root_ok(tree):
             return False
+        found.clear()  # the outputs' expressions (read from the workflows), and any left by an earlier document
         self.workflows = workflows = tree["workflows"]
         entry = tree["entrypoint"]
         if entry not in workflows:
@@ -1741,7 +1744,6 @@ class _Accept:
                 if seen is None:
                     return False
                 valid, fields, special = seen
-            found.clear()
             if not valid(node):
                 return False
             sid = node["id"]
@@ -1756,7 +1758,8 @@ class _Accept:
                     self.guards = outer_guards | tested
                 else:
                     self.guards = outer_guards
-            for text in found:  # the step's expressions (`found` is not cleared in here)
+            while found:  # the step's expressions, each taken out (`found` is empty for the next step)
+                text = found.pop()
                 # the commonest cases without a call (`_expression`, inline)
                 plain = (plain_expression if text[2] == "d" else called_plain_expression)(text)
                 if plain is None:
@@ -1849,8 +1852,8 @@ class _Accept:
 
     def _template(self, node: dict, level: int) -> bool:
         values = node.get("values", {})
-        for match in d.TEMPLATE_PLACEHOLDER_RE.finditer(node["template"]):
-            if match.group(1) not in values:
+        for name in _placeholders(node["template"]):  # each placeholder's name (its one group)
+            if name not in values:
                 return False
         return True
 
@@ -1942,7 +1945,8 @@ class _Accept:
                     return False
                 if given:  # a mapping (the schema holds)
                     declared = callee.get("inputs")
-                    if declared is None or not given.keys() <= declared.keys() or not given.keys() >= required[target]:
+                    keys = given.keys()
+                    if declared is None or not keys <= declared.keys() or not keys >= required[target]:
                         return False
                 elif required[target]:
                     return False
