@@ -27,7 +27,12 @@ from typing import Any
 from taskplan.diagnostics import Reporter
 from taskplan.passes.identity import suggest_id
 from taskplan.passes.subjects import subject_at
+from taskplan.source.pointer import ALWAYS as _ALWAYS
+from taskplan.source.pointer import BRANCH as _BRANCH
+from taskplan.source.pointer import DEPENDS_ON as _DEPENDS_ON
 from taskplan.source.pointer import INPUT_VALUE, ITEM, MEMBER_VALUE, OUTPUT_VALUE, SUFFIXES
+from taskplan.source.pointer import OUTPUT as _OUTPUT
+from taskplan.source.pointer import TASK as _TASK
 from taskplan.ir.checked import (
     BODY,
     BRANCH,
@@ -1523,15 +1528,6 @@ def _scope_node(
     node.captures = {}
     node.has_cycle = False
     return node
-
-_TASK = tuple(f"/tasks/{i}" for i in range(SUFFIXES))
-_ALWAYS = tuple(f"/always/{i}" for i in range(SUFFIXES))
-_OUTPUT = tuple(f"/outputs/{i}" for i in range(SUFFIXES))
-_BRANCH = tuple(f"/branches/{i}" for i in range(SUFFIXES))
-_DEPENDS_ON = tuple(f"/dependsOn/{i}" for i in range(SUFFIXES))
-"""Pointer suffixes of the tree's positions, made once (as taskplan.source.pointer's for
-values: formatting an int costs about three concatenations); a position past them is
-formatted."""
 
 _NO_VALUES = frozenset({SequenceTask, ParallelTask})
 """Task classes without values of their own (only their child scopes have some)."""

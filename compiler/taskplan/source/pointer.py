@@ -11,9 +11,15 @@ OUTPUT_VALUE = tuple(f"/outputs/{i}/value" for i in range(SUFFIXES))
 MEMBER = tuple(f"/members/{i}" for i in range(SUFFIXES))
 MEMBER_VALUE = tuple(f"/members/{i}/value" for i in range(SUFFIXES))
 ITEM = tuple(f"/items/{i}" for i in range(SUFFIXES))
-"""The pointer suffixes of a plan's commonest positions, made once: the types and lower
-passes build a pointer for every value they read, and an f-string that formats an int costs
-about three times a concatenation of two strings. A position past them is formatted."""
+TASK = tuple(f"/tasks/{i}" for i in range(SUFFIXES))
+ALWAYS = tuple(f"/always/{i}" for i in range(SUFFIXES))
+OUTPUT = tuple(f"/outputs/{i}" for i in range(SUFFIXES))
+BRANCH = tuple(f"/branches/{i}" for i in range(SUFFIXES))
+DEPENDS_ON = tuple(f"/dependsOn/{i}" for i in range(SUFFIXES))
+"""The pointer suffixes of a plan's commonest positions, made once: the scope, types and
+lower passes build a pointer for every task and value they read, and an f-string that
+formats an int costs about three times a concatenation of two strings. A position past them
+is formatted."""
 
 
 def escape(token: str | int) -> str:
