@@ -541,3 +541,37 @@ def test_nothing_is_remembered_from_an_earlier_document():
     assert not validate_data(doc("two"), "").diagnostics
     remembered = set(names.pending).union(*names.remembered)
     assert "svc_two.call" in remembered and not {s for s in remembered if s.endswith("_one") or "_one." in s}
+
+
+def _call_graph(rng: random.Random) -> dict:
+    """Workflows `w0`..: each calls some (itself too), or sets a value, from the top level
+    or from a switch case (one level deeper); the rest of the document is valid."""
+    count = rng.randint(1, 6)
+    workflows = {}
+    for index in range(count):
+        steps = []
+        for j in range(rng.choice([0, 0, 1, 1, 2, 3])):
+            step = {"id": f"c{j}", "type": "workflow.call", "workflow": f"w{rng.randrange(count)}"}
+            if rng.random() < 0.3:  # no call: the workflow's own height
+                step = {"id": f"c{j}", "type": "set", "value": j}
+            for _ in range(rng.choice([0, 0, 1, 2])):
+                step = {"id": f"s{j}_{len(json.dumps(step))}", "type": "switch",
+                        "cases": [{"when": "${data.inputs.x == 1}", "steps": [step]}]}
+            steps.append(step)
+        workflows[f"w{index}"] = {"inputs": {"x": {"type": {"type": "integer"}, "required": False}}, "steps": steps}
+    return {"version": 1, "name": "g", "entrypoint": "w0", "workflows": workflows}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_call_graphs_cycles_and_depth(seed):
+    """`_Accept._graph` (a walk from the callers only) accepts a call graph exactly where
+    the full path finds no cycle and no workflow nested past the limit."""
+    rng = random.Random(300 + seed)
+    outcomes = set()
+    for _ in range(200):
+        doc = _call_graph(rng)
+        limits = Limits(max_workflow_depth=rng.randint(1, 6))
+        accepted = validate_module._accepts(doc, limits)
+        assert accepted == (_full_findings(doc, limits) == []), json.dumps(doc)
+        outcomes.add(accepted)
+    assert outcomes == {True, False}

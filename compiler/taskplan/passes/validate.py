@@ -1929,16 +1929,19 @@ class _Accept:
 
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a
-        workflow that reads `data.item` is run only by loops; no cycle; depth within the limit."""
+        workflow that reads `data.item` is run only by loops; no cycle; depth within the limit.
+        Why a walk from the callers only: most workflows call nothing (loop bodies, branches),
+        and such a workflow's height is its own (`levels`): one `max` over them all bounds
+        those, and only the callers are walked, callees first, for cycles and their heights."""
         called: set[str] = set()
         non_loop: set[str] = set()
         required = self.required
-        called_by: dict[str, list[str]] = {}
-        order = []  # callees first (Kahn): a workflow left over is on a cycle
-        for name, calls in self.wf_calls.items():
+        wf_calls = self.wf_calls
+        callers = []
+        for name, calls in wf_calls.items():
             if not calls:
-                order.append(name)
                 continue
+            callers.append(name)
             for _level, target, loop, given in calls:
                 callee = workflows.get(target)
                 if callee is None:
@@ -1953,29 +1956,41 @@ class _Accept:
                 called.add(target)
                 if not loop:
                     non_loop.add(target)
-                if target in called_by:
-                    called_by[target].append(name)
-                else:
-                    called_by[target] = [name]
         for name in self.wants_item:
             if name == entry or name not in called or name in non_loop:
                 return False
-        remaining = {name: len(calls) for name, calls in self.wf_calls.items() if calls}
-        heights = self.levels  # each workflow's own, then with its callees' (callees first)
+        heights = self.levels  # each workflow's own, then a caller's with its callees'
         limit = self.max_depth
-        wf_calls = self.wf_calls
-        for name in order:  # grows while it is read
-            calls = wf_calls[name]
-            if calls:
+        if max(heights.values()) > limit:  # a workflow's own height: its height when it calls nothing
+            return False
+        done: set[str] = set()  # the callers whose height is final
+        for root in callers:
+            if root in done:
+                continue
+            frames = [[root, 0]]  # the walk's path: each caller and its next call to follow
+            on_path = {root}
+            while frames:
+                frame = frames[-1]
+                name = frame[0]
+                calls = wf_calls[name]
+                i = frame[1]
+                if i < len(calls):
+                    frame[1] = i + 1
+                    target = calls[i][1]
+                    if target in on_path:
+                        return False  # a cycle
+                    if wf_calls[target] and target not in done:
+                        on_path.add(target)
+                        frames.append([target, 0])
+                    continue
                 height = heights[name]
                 for level, target, _loop, _given in calls:
                     if level + heights[target] > height:
                         height = level + heights[target]
+                if height > limit:
+                    return False
                 heights[name] = height
-            if heights[name] > limit:
-                return False
-            for caller in called_by.get(name, ()):
-                remaining[caller] -= 1
-                if not remaining[caller]:
-                    order.append(caller)
-        return len(order) == len(wf_calls)
+                done.add(name)
+                on_path.discard(name)
+                frames.pop()
+        return True
