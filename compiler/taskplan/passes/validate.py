@@ -1930,19 +1930,23 @@ class _Accept:
     def _graph(self, workflows: dict, entry: str) -> bool:
         """The calls: each target exists and gets its required inputs and no others; a
         workflow that reads `data.item` is run only by loops; no cycle; depth within the limit.
-        Why a walk from the callers only: most workflows call nothing (loop bodies, branches),
-        and such a workflow's height is its own (`levels`): one `max` over them all bounds
-        those, and only the callers are walked, callees first, for cycles and their heights."""
+        Why in this order: most workflows call nothing (loop bodies, branches), and such a
+        workflow's height is its own (`levels`), known at once; a caller's calls of those
+        are counted as they are checked, and only its calls of other callers are walked
+        (callees first: a cycle is a caller met again on the walk's path)."""
         called: set[str] = set()
         non_loop: set[str] = set()
         required = self.required
         wf_calls = self.wf_calls
-        callers = []
+        heights = self.levels  # each workflow's own, then a caller's with its callees'
+        deep: dict[str, list[tuple[int, str]]] = {}
+        """A caller -> its calls of callers (level, target): their heights are not known yet."""
         for name, calls in wf_calls.items():
             if not calls:
                 continue
-            callers.append(name)
-            for _level, target, loop, given in calls:
+            height = heights[name]
+            inner = None
+            for level, target, loop, given in calls:
                 callee = workflows.get(target)
                 if callee is None:
                     return False
@@ -1956,15 +1960,21 @@ class _Accept:
                 called.add(target)
                 if not loop:
                     non_loop.add(target)
+                if wf_calls[target]:
+                    if inner is None:
+                        deep[name] = inner = []
+                    inner.append((level, target))
+                elif level + heights[target] > height:
+                    height = level + heights[target]
+            heights[name] = height  # with the callees that call nothing: a bound from below
         for name in self.wants_item:
             if name == entry or name not in called or name in non_loop:
                 return False
-        heights = self.levels  # each workflow's own, then a caller's with its callees'
         limit = self.max_depth
-        if max(heights.values()) > limit:  # a workflow's own height: its height when it calls nothing
+        if max(heights.values()) > limit:  # final but for the callers in `deep` (those only grow)
             return False
-        done: set[str] = set()  # the callers whose height is final
-        for root in callers:
+        done: set[str] = set()  # the callers in `deep` whose height is final
+        for root in deep:
             if root in done:
                 continue
             frames = [[root, 0]]  # the walk's path: each caller and its next call to follow
@@ -1972,19 +1982,19 @@ class _Accept:
             while frames:
                 frame = frames[-1]
                 name = frame[0]
-                calls = wf_calls[name]
+                inner = deep[name]
                 i = frame[1]
-                if i < len(calls):
+                if i < len(inner):
                     frame[1] = i + 1
-                    target = calls[i][1]
+                    target = inner[i][1]
                     if target in on_path:
                         return False  # a cycle
-                    if wf_calls[target] and target not in done:
+                    if target in deep and target not in done:
                         on_path.add(target)
                         frames.append([target, 0])
                     continue
                 height = heights[name]
-                for level, target, _loop, _given in calls:
+                for level, target in inner:
                     if level + heights[target] > height:
                         height = level + heights[target]
                 if height > limit:
