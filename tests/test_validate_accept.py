@@ -545,20 +545,24 @@ def test_nothing_is_remembered_from_an_earlier_document():
 
 def _call_graph(rng: random.Random) -> dict:
     """Workflows `w0`..: each calls some (itself too), or sets a value, from the top level
-    or from a switch case (one level deeper); the rest of the document is valid."""
+    (of `steps` or `finally`) or from a switch case (one level deeper); the rest of the
+    document is valid."""
     count = rng.randint(1, 6)
     workflows = {}
     for index in range(count):
         steps = []
         for j in range(rng.choice([0, 0, 1, 1, 2, 3])):
             step = {"id": f"c{j}", "type": "workflow.call", "workflow": f"w{rng.randrange(count)}"}
-            if rng.random() < 0.3:  # no call: the workflow's own height
+            if rng.random() < 0.4:  # no call: the workflow's own height
                 step = {"id": f"c{j}", "type": "set", "value": j}
             for _ in range(rng.choice([0, 0, 1, 2])):
                 step = {"id": f"s{j}_{len(json.dumps(step))}", "type": "switch",
                         "cases": [{"when": "${data.inputs.x == 1}", "steps": [step]}]}
             steps.append(step)
-        workflows[f"w{index}"] = {"inputs": {"x": {"type": {"type": "integer"}, "required": False}}, "steps": steps}
+        workflow = {"inputs": {"x": {"type": {"type": "integer"}, "required": False}}, "steps": steps}
+        if rng.random() < 0.3:  # as cleanup steps: also at the top level
+            workflow["steps"], workflow["finally"] = [], steps
+        workflows[f"w{index}"] = workflow
     return {"version": 1, "name": "g", "entrypoint": "w0", "workflows": workflows}
 
 
@@ -570,8 +574,58 @@ def test_call_graphs_cycles_and_depth(seed):
     outcomes = set()
     for _ in range(200):
         doc = _call_graph(rng)
-        limits = Limits(max_workflow_depth=rng.randint(1, 6))
+        limits = Limits(max_workflow_depth=rng.randint(1, 4))
         accepted = validate_module._accepts(doc, limits)
         assert accepted == (_full_findings(doc, limits) == []), json.dumps(doc)
         outcomes.add(accepted)
     assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("section", ["steps", "finally"])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_called_workflows_own_height(section, depth):
+    """A workflow that calls nothing is as high as its top level, in `steps` or in
+    `finally` alone (`_Accept._workflow` sets that level, not `_list`)."""
+    callee = {"steps": [], section: [{"id": "s", "type": "set", "value": 1}]}
+    doc = {"version": 1, "name": "h", "entrypoint": "w0", "workflows": {
+        "w0": {"steps": [{"id": "c", "type": "workflow.call", "workflow": "w1"}]}, "w1": callee}}
+    limits = Limits(max_workflow_depth=depth)
+    accepted = validate_module._accepts(doc, limits)
+    assert accepted == (depth == 2)
+    assert (_full_findings(doc, limits) == []) == accepted
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_cleanup_does_not_lower_a_workflows_height(depth):
+    """`steps` two levels deep (a switch case's) and `finally` one: the workflow is two high."""
+    case = {"when": "${data.inputs.x == 1}", "steps": [{"id": "s", "type": "set", "value": 1}]}
+    callee = {"inputs": {"x": {"type": {"type": "integer"}, "required": False}},
+              "steps": [{"id": "w", "type": "switch", "cases": [case]}],
+              "finally": [{"id": "f", "type": "set", "value": 1}]}
+    doc = {"version": 1, "name": "h", "entrypoint": "w0", "workflows": {
+        "w0": {"steps": [{"id": "c", "type": "workflow.call", "workflow": "w1"}]}, "w1": callee}}
+    limits = Limits(max_workflow_depth=depth)
+    accepted = validate_module._accepts(doc, limits)
+    assert accepted == (depth == 3)
+    assert (_full_findings(doc, limits) == []) == accepted
+
+
+@pytest.mark.parametrize("required", [None, True, False])
+@pytest.mark.parametrize("default", [None, 1, "one"])
+@pytest.mark.parametrize("given", [False, True])
+def test_a_called_workflows_required_inputs(required, default, given):
+    """Which inputs a call must give (`_input_required`, inline in `_Accept._workflow`)."""
+    decl: dict = {"type": {"type": "integer"}}
+    if required is not None:
+        decl["required"] = required
+    if default is not None:
+        decl["default"] = default
+    call = {"id": "c", "type": "workflow.call", "workflow": "w1"}
+    if given:
+        call["input"] = {"a": 2}
+    doc = {"version": 1, "name": "r", "entrypoint": "w0", "workflows": {
+        "w0": {"steps": [call]}, "w1": {"inputs": {"a": decl}, "steps": []}}}
+    accepted = validate_module._accepts(doc, DEFAULT_LIMITS)
+    assert (_full_findings(doc) == []) == accepted
+    if default != "one" and not (required and default is not None):  # else the declaration is refused
+        assert accepted == (given or not validate_module._input_required(decl))

@@ -1564,6 +1564,8 @@ _NO_GUARDS: frozenset = frozenset()
 """A cleanup step's guards outside any `when`."""
 _NO_INPUTS: frozenset = frozenset()
 """The required inputs of a workflow without inputs."""
+_NO_MAPPING: dict = {}
+"""The inputs or outputs of a workflow without them: one for all, never written (only read)."""
 
 class _Fields(frozenset):
     """A step kind's result fields that the accept path reads without `_reference` (all
@@ -1669,8 +1671,8 @@ class _Accept:
 
     def _workflow(self, name: str, node: dict) -> bool:
         self.wf_name = name
-        inputs = node.get("inputs", {})
-        outputs = node.get("outputs", {})
+        inputs = node.get("inputs", _NO_MAPPING)
+        outputs = node.get("outputs", _NO_MAPPING)
         self.wf_inputs = inputs
         self.ids = ids = set()
         """The workflow's step IDs so far (each is unique in it; matched against the pattern
@@ -1683,26 +1685,36 @@ class _Accept:
         that it does not read itself (nor an enclosing step read from inside)."""
         self.callees = {}
         """A `workflow.call` step's ID -> the workflow it calls (for `outputs.<name>`)."""
-        self.levels[name] = 0
+        steps = node["steps"]
+        levels = self.levels
+        levels[name] = 1 if steps else 0  # the top level here, the inline lists' in `_list`
         self.wf_calls[name] = self.calls = []
         self.guards = _NO_GUARDS
         self.section = "steps"
-        if not self._list(node["steps"], 1):
+        if not self._list(steps, 1):
             return False
         self.top_ran = top_ran = self.ran  # the top-level steps of `steps`: what cleanup and outputs read
         if "finally" in node:
             self.section = "finally"
             self.ran = {}
-            if not self._list(node["finally"], 1):
+            cleanup = node["finally"]
+            if cleanup and not levels[name]:
+                levels[name] = 1
+            if not self._list(cleanup, 1):
                 return False
         if inputs:
             self.required[name] = required = set()
             for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
                 if not self.input_type_ok(decl["type"]):
                     return False
-                if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
-                    return False
-                if _input_required(decl):
+                # `_input_required` inline (the schema holds: a mapping)
+                flag = decl.get("required")
+                if "default" in decl:
+                    if _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                        return False
+                    if flag is True:
+                        required.add(input_name)
+                elif flag is None or flag is True:
                     required.add(input_name)
         else:
             self.required[name] = _NO_INPUTS
@@ -1734,7 +1746,7 @@ class _Accept:
         wf_inputs = self.wf_inputs
         finally_ = self.section == "finally"
         outer_guards = self.guards
-        if items and level > self.levels[self.wf_name]:
+        if level > 1 and items and level > self.levels[self.wf_name]:  # level 1: set by `_workflow`
             self.levels[self.wf_name] = level
         for node in items:
             try:
