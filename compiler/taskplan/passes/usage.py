@@ -227,13 +227,17 @@ class _Usage:
     def value_outputs(self, task: TaskNode) -> None:
         model: ValueTask = task.model
         seen: set[str] = set()
-        for i, o in enumerate(model.outputs):
+        touched = self.touched
+        i = -1  # (a counter: cheaper than enumerate for a few outputs)
+        for o in model.outputs:
+            i += 1
             if not isinstance(o, TaskOutput) or not isinstance(name := o.name, str) or name in seen:
                 continue
             seen.add(name)
-            ptr = f"{task.pointer}/outputs/{i}"
-            if ptr in self.touched or is_broken(o) or self.is_read(task, name):
+            # (the output's pointer made only to look it up in a non-empty `touched`, or to report)
+            if (touched and f"{task.pointer}/outputs/{i}" in touched) or is_broken(o) or self.is_read(task, name):
                 continue
+            ptr = f"{task.pointer}/outputs/{i}"
             self.rep.report(
                 CODE,
                 f"{ptr}/name",
