@@ -170,15 +170,8 @@ def input_path(name: str, *names: str | int) -> Expr:
 
 def task_input_path(name: str, *names: str | int) -> Expr:
     """`input_path` of an input whose name is a plain segment by construction, not tested:
-    a captured task's input (its task ID, or the ID with a hash: passes/lower.py).
-    `_segments_expr`, inline (see `task_step_path`)."""
-    base = f"data.inputs.{name}"
-    for part in names:
-        base += _SEGMENTS.get(part) or _new_segment(part)
-    e = _new(Expr)
-    e.text = base
-    e.simple = True
-    return e
+    a captured task's input (its task ID, or the ID with a hash: passes/lower.py)."""
+    return _segments_expr(f"data.inputs.{name}", names)
 
 
 def literal_expr(value: Any) -> Expr:

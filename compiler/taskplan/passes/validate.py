@@ -1707,14 +1707,9 @@ class _Accept:
             for input_name, decl in inputs.items():  # each a mapping with a `type` (the schema holds)
                 if not self.input_type_ok(decl["type"]):
                     return False
-                # `_input_required` inline (the schema holds: a mapping)
-                flag = decl.get("required")
-                if "default" in decl:
-                    if _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
-                        return False
-                    if flag is True:
-                        required.add(input_name)
-                elif flag is None or flag is True:
+                if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
+                    return False
+                if _input_required(decl):
                     required.add(input_name)
         else:
             self.required[name] = _NO_INPUTS
