@@ -32,6 +32,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from taskplan.source.pointer import FIELD as _FIELD
+from taskplan.source.pointer import SUFFIXES as _SUFFIXES
+
 if TYPE_CHECKING:
     from taskplan.model.plan import TaskType
 
@@ -290,7 +293,7 @@ def scalar(kind: str, origin: Slot | None = None) -> BType:
     (the types of literals and of computed values), without the general checks."""
     if kind == "null":
         return _btype("null", True, None, None, None, (), False, origin, None, origin, None)
-    if kind not in _SCALARS:
+    if kind not in SCALAR_KINDS:
         return make(kind, origin=origin)
     return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
 
@@ -342,8 +345,7 @@ _tuple_new = tuple.__new__
 
 
 SCALAR_KINDS = frozenset({"string", "number", "integer", "boolean"})
-_SCALARS = SCALAR_KINDS
-_VALUED = _SCALARS | {"object", "array"}
+_VALUED = SCALAR_KINDS | {"object", "array"}
 """The kinds `make` keeps nullability and restrictions of (not null, any, never)."""
 _KIND_SET = frozenset(KINDS)
 
@@ -523,7 +525,7 @@ def join(a: BType, b: BType) -> BType | None:
     closed only when both are); arrays join their items. Below the top level,
     fields and items whose kinds do not match widen to `any`."""
     if (
-        a is b and a.kind in _SCALARS and a.enum is None and a.const is None and a.enum_slot is None
+        a is b and a.kind in SCALAR_KINDS and a.enum is None and a.const is None and a.enum_slot is None
         and a.items is None and not a.fields and not a.closed and (a.nullable or a.null_slot is None)
     ):
         return a  # a plain scalar with itself (the two sides read one port): what `make` rebuilds below
@@ -766,8 +768,6 @@ _TaskType: Any = None
 _MAX_TYPE_DEPTH = 128
 _DECLARABLE = frozenset(KINDS) - {"null", "never"}
 """The kinds a TaskType may declare."""
-_FIELD_SUFFIX = tuple(f"/fields/{i}" for i in range(32))
-"""Pointer suffixes of the first fields, made once (an f-string formatting an int costs more)."""
 
 
 def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type) -> BType | None:
@@ -798,7 +798,7 @@ def _from_task_type(t: Any, file: str, pointer: str, depth: int, task_type: type
     if kind == "object":
         found: list[Field] = []
         for i, f in enumerate(t.fields):
-            fp = pointer + (_FIELD_SUFFIX[i] if i < len(_FIELD_SUFFIX) else f"/fields/{i}")
+            fp = pointer + (_FIELD[i] if i < _SUFFIXES else f"/fields/{i}")
             ft = _from_task_type(getattr(f, "type", None), file, fp + "/type", depth + 1, task_type)
             if ft is None:
                 return None

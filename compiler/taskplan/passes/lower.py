@@ -58,6 +58,7 @@ from taskplan.ir.graph import (
     task_input_path,
     task_step_path,
 )
+from taskplan.source.pointer import INDEX as _INDEX  # (a label part of the first positions)
 from taskplan.source.pointer import INPUT_VALUE as _INPUT_VALUE
 from taskplan.source.pointer import ITEM as _ITEM
 from taskplan.source.pointer import MEMBER_VALUE as _MEMBER_VALUE
@@ -308,8 +309,6 @@ def lower(
 
 _new_object = object.__new__
 
-_INDEX = tuple(str(i) for i in range(_SUFFIXES))
-"""The label parts of the first positions, made once (see taskplan.source.pointer's suffixes)."""
 
 
 class _Site:

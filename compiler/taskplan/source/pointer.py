@@ -16,7 +16,9 @@ ALWAYS = tuple(f"/always/{i}" for i in range(SUFFIXES))
 OUTPUT = tuple(f"/outputs/{i}" for i in range(SUFFIXES))
 BRANCH = tuple(f"/branches/{i}" for i in range(SUFFIXES))
 DEPENDS_ON = tuple(f"/dependsOn/{i}" for i in range(SUFFIXES))
-"""The pointer suffixes of a plan's commonest positions, made once: the scope, types and
+FIELD = tuple(f"/fields/{i}" for i in range(SUFFIXES))
+INDEX = tuple(str(i) for i in range(SUFFIXES))
+"""The pointer suffixes of a plan's commonest positions (and `INDEX`, the positions as text), made once: the scope, types and
 lower passes build a pointer for every task and value they read, and an f-string that
 formats an int costs about three times a concatenation of two strings. A position past them
 is formatted."""
