@@ -409,18 +409,30 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
         s: {k: sum(g.get(s, zero)[k] for g in gcs) / len(gcs) for k in zero} for s in ALL_STAGES
     }
 
-    # The floor: reading the plan and writing the output YAML, nothing else (best rounds).
+    # The floor: reading the plan and writing the output YAML, nothing else. Its parts'
+    # rows are each part's best round; its totals are the best round of the sum, the same
+    # statistic as compile's (the best run of the sum of its passes), so the ratio compares
+    # like with like (a sum of separate bests would be lower than any round the machine ran).
     read, write, read_out = (
         {"wall": min(f[k][0] for f in floor_runs), "cpu": min(f[k][1] for f in floor_runs)}
         for k in ("read", "emit", "read_output")
     )
+
+    def floor_total(parts: tuple[str, ...]) -> dict[str, float]:
+        return {
+            "wall": min(sum(f[k][0] for k in parts) for f in floor_runs),
+            "cpu": min(sum(f[k][1] for k in parts) for f in floor_runs),
+        }
+
     result["floor"] = {
         "read": read,
         "emit": write,
-        "total": {"wall": read["wall"] + write["wall"], "cpu": read["cpu"] + write["cpu"]},
+        "total": floor_total(("read", "emit")),
         "read_output": read_out,
-        "total_with_output_read": {k: read[k] + write[k] + read_out[k] for k in ("wall", "cpu")},
+        "total_with_output_read": floor_total(("read", "emit", "read_output")),
+        "sum_of_best_parts": {k: read[k] + write[k] for k in ("wall", "cpu")},
     }
+    result["floor_runs"] = [{k: list(v) for k, v in f.items()} for f in floor_runs]
 
     # The API itself on the same bytes (catalog preloaded): the mirror must add up.
     text_api = None
@@ -1012,6 +1024,7 @@ def print_report(report: dict[str, Any]) -> None:
         row("floor: read_document", lambda r: r["floor"]["read"])
         row("floor: emit_yaml", lambda r: r["floor"]["emit"])
         row("floor (read + write)", lambda r: r["floor"]["total"])
+        row("  sum of the two parts' bests", lambda r: r["floor"].get("sum_of_best_parts", r["floor"]["total"]))
         row("floor: read the output YAML", lambda r: r["floor"]["read_output"])
         row("(c + v) / (floor + that read)",
             lambda r: {k: r["totals"]["compile+validate"][k] / r["floor"]["total_with_output_read"][k] for k in ("cpu", "wall")})
@@ -1019,6 +1032,9 @@ def print_report(report: dict[str, Any]) -> None:
             lambda r: {k: r["totals"]["compile+validate"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
         row("compile / floor",
             lambda r: {k: r["totals"]["compile"][k] / r["floor"]["total"][k] for k in ("cpu", "wall")})
+        row("  compile / that sum of bests",
+            lambda r: {k: r["totals"]["compile"][k] / r["floor"].get("sum_of_best_parts", r["floor"]["total"])[k]
+                       for k in ("cpu", "wall")})
         line("cyclic GC in c + v (CPU, mean)", lambda r: f"{sum(g['cpu'] for g in r['gc'].values()):.3f}")
         line("  collections (full ones)", lambda r: f"{sum(g['collections'] for g in r['gc'].values()):.0f} "
              f"({sum(g['full'] for g in r['gc'].values()):.0f})")
