@@ -397,6 +397,33 @@ def _distinct_names(names: dict[tuple, str]) -> dict[tuple, str]:
     return names
 
 
+def _schema_key(t: BType) -> tuple:
+    """What `bt.to_json_schema(t)` reads, as a hashable value: kind, nullability, values,
+    closedness, description, and for an object each field's name, requiredness and the key
+    of its type, for an array the key of its items' type (an array of `never` has no items,
+    only their description). Equal keys make equal schemas. One walk of the type, a leaf
+    field's key made inline (most fields are leaves: no call for them)."""
+    kind = t.kind
+    sub: Any = None
+    if kind == "object":
+        parts: list[Any] = []
+        add = parts.append  # (three appends: `parts += (...)` would make a tuple per field)
+        for f in t.fields:
+            ft = f.type
+            add(f.name)
+            add(f.required)
+            fk = ft.kind
+            if fk == "object" or fk == "array":
+                add(_schema_key(ft))
+            else:
+                add((fk, ft.nullable, ft.enum, ft.const, ft.closed, ft.description, None))
+        sub = tuple(parts)
+    elif kind == "array":
+        items = t.items or bt.ANY
+        sub = ("never", items.description) if items.kind == "never" else _schema_key(items)
+    return (kind, t.nullable, t.enum, t.const, t.closed, t.description, sub)
+
+
 class _Lowerer:
     def __init__(self, typed: TypedPlan, reporter: Reporter, choices: Mapping[ChoiceNode, tuple[str, bool]]):
         self.tp = typed
@@ -511,36 +538,16 @@ class _Lowerer:
         emitted data (the self-check's schema memos then find it by identity).
 
         A type met for the first time (most are: the types pass makes a type per task) is
-        found by what its schema is made of (kind, nullability, values, closedness,
-        description, and the nested schemas by identity, each found the same way), made by
-        `bt.to_json_schema` with each nested type's schema through `_schema`. The key holds
-        everything `to_json_schema` reads, so equal keys make equal schemas. (Inline, not a
-        method of its own: one call less for every new type.) Held to `bt.to_json_schema`
-        by tests/test_lower_emitted.py."""
+        found by what its schema is made of (`_schema_key`: one walk of the type, no memo
+        entry per nested type), made by `bt.to_json_schema` with each nested type's schema
+        through `_schema` when no type of that schema was met before. Held to
+        `bt.to_json_schema` by tests/test_lower_emitted.py."""
         if t is None:
             return self.any_schema
         hit = self.schemas.get(id(t))
         if hit is not None:
             return hit[1]
-        kind = t.kind
-        sub: Any = None
-        if kind == "array":
-            items = t.items
-            # (the schema of an array of `never` has no items; its strict schema has, with
-            # their description)
-            sub = ("never", items.description) if items is not None and items.kind == "never" else id(
-                self._schema(items or bt.ANY)
-            )
-        elif kind == "object":
-            parts: list[Any] = []
-            add = parts.append  # (three appends: `parts += (...)` would make a tuple per field)
-            schema_of_type = self._schema
-            for f in t.fields:
-                add(f.name)
-                add(f.required)
-                add(id(schema_of_type(f.type)))
-            sub = tuple(parts)
-        key = (kind, t.nullable, t.enum, t.const, t.closed, t.description, sub)
+        key = _schema_key(t)
         try:
             schema = self.interned.get(key)
         except TypeError:  # pragma: no cover - a part that is not hashable (the constructors make tuples)
@@ -701,26 +708,35 @@ class _Lowerer:
         items = self.value_types.get(f"{target.pointer}/items")
         return self._schema(items.items if items is not None and items.kind == "array" else None)
 
-    def _call_input(self, child: ScopeNode, scope: ScopeNode) -> dict[str, Any]:
-        """The inputs a call from `scope` passes to the child workflow of `child`."""
+    def _call_input(self, child: ScopeNode, scope: ScopeNode) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The inputs a call from `scope` passes to the child workflow of `child`, and the
+        same as emitted (`render_tree` of them, made in the same loop: every call of a
+        child workflow emits its inputs)."""
         out: dict[str, Any] = {}
+        emitted: dict[str, Any] = {}
         presence_only = None
-        for key, name in self._captures(child).items():
+        names = self.cap_names.get(child)  # `_captures(child)`, found without a call once made
+        if names is None:
+            names = self._captures(child)
+        for key, name in names.items():
             kind, target = key
             if kind == "task":
                 if presence_only is None:
                     presence_only = self.presence_only[child]
                 if target in presence_only:
-                    out[name] = self._presence_test(target, scope)
+                    v = self._presence_test(target, scope)
                 else:
-                    out[name] = self._container(target, scope)
+                    v = self._container(target, scope)
             elif kind == "input":
-                out[name] = self._input_ref(target, scope)
+                v = self._input_ref(target, scope)
             elif kind == "item":
-                out[name] = self._item_ref(target, scope, "item")
+                v = self._item_ref(target, scope, "item")
             else:
-                out[name] = self._item_ref(target, scope, "index")
-        return out
+                v = self._item_ref(target, scope, "index")
+            out[name] = v
+            # an Expr, or (a parallel's or a foreach's whole result) an object of them
+            emitted[name] = f"${{{v.text}}}" if type(v) is Expr else render_tree(v)
+        return out, emitted
 
     # ============================================================= references
 
@@ -1127,11 +1143,11 @@ class _Lowerer:
             self._transform(t, m, scope, site)
         elif cls is CallTask:
             pointer = t.pointer
-            inputs = self._bindings(m, pointer, scope, site)
-            self._workflow_call(site, tid, pointer, self.wf_names[t.group.body], inputs)
+            inputs, emitted = self._bindings(m, pointer, scope, site)
+            self._workflow_call(site, tid, pointer, self.wf_names[t.group.body], inputs, emitted)
         elif cls is SequenceTask:
             body = t.child(BODY)
-            self._workflow_call(site, tid, t.pointer, self.wf_names[body], self._call_input(body, scope))
+            self._workflow_call(site, tid, t.pointer, self.wf_names[body], *self._call_input(body, scope))
         elif cls is ConditionalTask:
             self._conditional(t, m, scope, site)
         elif cls is ParallelTask:
@@ -1139,10 +1155,10 @@ class _Lowerer:
             branches_emitted = []
             for branch in t.children:
                 call = self.wf_names[branch]
-                call_input = self._call_input(branch, scope)
+                call_input, input_emitted = self._call_input(branch, scope)
                 if call_input:
                     branches.append({"call": call, "input": call_input})
-                    branches_emitted.append({"call": call, "input": render_tree(call_input)})
+                    branches_emitted.append({"call": call, "input": input_emitted})
                 else:
                     branches.append({"call": call})
                     branches_emitted.append({"call": call})
@@ -1159,24 +1175,29 @@ class _Lowerer:
         else:  # pragma: no cover - a clean plan has no placeholder
             raise AssertionError(f"cannot lower {t!r}")
 
-    def _bindings(self, m: Any, pointer: str, scope: ScopeNode, site: _Site) -> dict[str, Any]:
-        """A task's input bindings (`m.inputs`) as a data tree, by name."""
+    def _bindings(self, m: Any, pointer: str, scope: ScopeNode, site: _Site) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A task's input bindings (`m.inputs`) as a data tree, by name, and the same as
+        emitted (`render_tree` of it, made in the same loop)."""
         out: dict[str, Any] = {}
+        emitted: dict[str, Any] = {}
         i = 0  # (a counter: cheaper than enumerate for a few bindings)
         for b in m.inputs:
             name = b.name
             ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
-            out[name] = self._value(b.value, ptr, scope, site, ("in", name))
+            v = out[name] = self._value(b.value, ptr, scope, site, ("in", name))
+            emitted[name] = f"${{{v.text}}}" if type(v) is Expr else render_tree(v)
             i += 1
-        return out
+        return out, emitted
 
-    def _workflow_call(self, site: _Site, tid: str, pointer: str, workflow: str, inputs: dict[str, Any]) -> None:
+    def _workflow_call(
+        self, site: _Site, tid: str, pointer: str, workflow: str, inputs: dict[str, Any], emitted: dict[str, Any]
+    ) -> None:
         """The `workflow.call` step of task `tid` (a group call or a sequence), with its
-        inputs when it has any."""
+        inputs (`emitted`: as emitted) when it has any."""
         if inputs:
             self._step(
                 site, tid, "workflow.call", pointer, {"workflow": workflow, "input": inputs}, ("task", tid),
-                {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow, "input": render_tree(inputs)},
+                {"id": tid, "type": "workflow.call", "source": pointer, "workflow": workflow, "input": emitted},
             )
         else:
             self._step(
@@ -1187,13 +1208,13 @@ class _Lowerer:
     def _transform(self, t: TaskNode, m: TransformTask, scope: ScopeNode, site: _Site) -> None:
         tid = t.id
         pointer = t.pointer
-        inputs = self._bindings(m, pointer, scope, site)
+        inputs, inputs_emitted = self._bindings(m, pointer, scope, site)
         inputs_id = role_id(tid, "inputs")
         prompt_id = role_id(tid, "prompt")
         call_id = role_id(tid, "call")
         self._step(
             site, inputs_id, "set", pointer, {"value": inputs}, ("transform", tid, "inputs"),
-            {"id": inputs_id, "type": "set", "source": pointer, "value": render_tree(inputs)},
+            {"id": inputs_id, "type": "set", "source": pointer, "value": inputs_emitted},
         )
         objective = m.objective or ""
         inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
@@ -1228,20 +1249,20 @@ class _Lowerer:
         body = t.child(BODY)
         call = self.wf_names[body]
         when = f"${{{cond.text}}}"
-        call_input = self._call_input(body, scope)
+        call_input, input_emitted = self._call_input(body, scope)
         if call_input:
             case: dict[str, Any] = {"when": cond, "call": call, "input": call_input}
-            case_emitted: dict[str, Any] = {"when": when, "call": call, "input": render_tree(call_input)}
+            case_emitted: dict[str, Any] = {"when": when, "call": call, "input": input_emitted}
         else:
             case = {"when": cond, "call": call}
             case_emitted = {"when": when, "call": call}
         other = t.child(OTHERWISE)
         if other is not None:
             call = self.wf_names[other]
-            other_input = self._call_input(other, scope)
+            other_input, other_emitted = self._call_input(other, scope)
             if other_input:
                 default: dict[str, Any] = {"call": call, "input": other_input}
-                default_emitted: dict[str, Any] = {"call": call, "input": render_tree(other_input)}
+                default_emitted: dict[str, Any] = {"call": call, "input": other_emitted}
             else:
                 default = {"call": call}
                 default_emitted = {"call": call}
@@ -1298,10 +1319,10 @@ class _Lowerer:
             "id": tid, "type": "loop.parallel" if m.parallel else "loop.sequential", "source": pointer,
             "items": f"${{{validated.text}}}", "call": call,
         }
-        call_input = self._call_input(body, scope)
+        call_input, input_emitted = self._call_input(body, scope)
         if call_input:
             fields["input"] = call_input
-            data["input"] = render_tree(call_input)
+            data["input"] = input_emitted
         if m.parallel:
             fields["max_concurrency"] = data["max_concurrency"] = m.maxConcurrency
         self._step(site, tid, data["type"], pointer, fields, ("task", tid), data)
