@@ -655,8 +655,27 @@ class _Lowerer:
         names = self.cap_names.get(scope)  # `_captures(scope)`: made by the call into the scope, lowered first
         if names is None:
             names = self._captures(scope)
+        presence_only = self.presence_only[scope]
+        task_types = self.task_types
+        schemas = self.schemas
         for key, name in names.items():
-            inputs[name] = new_input(self._capture_schema(key, scope))
+            target = key[1]
+            if key[0] == "task" and target not in presence_only:
+                # a captured task's whole result (the commonest capture): `_capture_schema`,
+                # inline, its type's schema found without a call when it was met before
+                tt = task_types.get(target)
+                whole = tt.whole if tt is not None else None
+                hit = schemas.get(id(whole))
+                schema = hit[1] if hit is not None else self._schema(whole)
+            else:
+                schema = self._capture_schema(key, scope)
+            # `new_input(schema)`, inline (held to the class call by tests/test_lower_fast_paths.py)
+            inp = _new_object(WorkflowInput)
+            inp.schema = schema
+            inp.required = True
+            inp.default = None
+            inp.has_default = False
+            inputs[name] = inp
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
         m = decl.model
@@ -1107,13 +1126,17 @@ class _Lowerer:
             config_emitted[REQUEST] = emitted
             executor, effect = op.executor, op.effect
             key = ("task", tid)
-            data = {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect}
             # `self._step(site, tid, executor, pointer, fields, key, data)`, inline: the commonest
             # step (held to the class call, with and without a guard, by tests/test_lower_fast_paths.py)
             site.ids[tid] = key
             when = site.when
-            if when is not None:
-                data = _guarded(data, when)
+            if when is None:
+                data = {"id": tid, "type": executor, "source": pointer, "input": config_emitted, "effect": effect}
+            else:  # a cleanup step: `_guarded(data, when)`, made at once
+                data = {
+                    "id": tid, "type": executor, "source": pointer, "when": f"${{{when.text}}}",
+                    "input": config_emitted, "effect": effect,
+                }
             step = _new_object(Step)
             step.id = tid
             step.type = executor
@@ -1209,18 +1232,21 @@ class _Lowerer:
         tid = t.id
         pointer = t.pointer
         inputs, inputs_emitted = self._bindings(m, pointer, scope, site)
-        inputs_id = role_id(tid, "inputs")
-        prompt_id = role_id(tid, "prompt")
-        call_id = role_id(tid, "call")
-        self._step(
+        # the IDs of the transform's fixed roles (`role_id`) and the paths reading them
+        # (`generated_step_path`: a generated ID is always quoted), inline
+        inputs_id = f"__{tid}.inputs"
+        prompt_id = f"__{tid}.prompt"
+        call_id = f"__{tid}.call"
+        step = self._step
+        step(
             site, inputs_id, "set", pointer, {"value": inputs}, ("transform", tid, "inputs"),
             {"id": inputs_id, "type": "set", "source": pointer, "value": inputs_emitted},
         )
         objective = m.objective or ""
-        inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
-        self._step(
+        inputs_json = new_expr(f'json(data.steps["{inputs_id}"].value)')
+        step(
             site, prompt_id, "template.render", pointer,
-            {"template": TRANSFORM_TEMPLATE, "values": {"objective": Literal(objective), "inputs": inputs_json}},
+            {"template": TRANSFORM_TEMPLATE, "values": {"objective": new_literal(objective), "inputs": inputs_json}},
             ("transform", tid, "prompt"),
             {
                 "id": prompt_id, "type": "template.render", "source": pointer, "template": TRANSFORM_TEMPLATE,
@@ -1229,16 +1255,17 @@ class _Lowerer:
         )
         schema = self._strict_schema(self.task_types[t].whole)
         result_ptr = pointer + "/resultType"
-        prompt = generated_step_path(prompt_id, "text")
-        self._step(
-            site, call_id, "llm.call", result_ptr, {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
-            {"id": call_id, "type": "llm.call", "source": result_ptr, "prompt": f"${{{prompt.text}}}", "schema": schema},
+        prompt_text = f'data.steps["{prompt_id}"].text'
+        step(
+            site, call_id, "llm.call", result_ptr, {"prompt": new_expr(prompt_text), "schema": schema},
+            ("transform", tid, "call"),
+            {"id": call_id, "type": "llm.call", "source": result_ptr, "prompt": f"${{{prompt_text}}}", "schema": schema},
         )
         # the result is validated (enum and nullability included) before anything reads it
-        value = generated_step_path(call_id, "json")
-        self._step(
-            site, tid, "value.validate", result_ptr, {"value": value, "schema": schema}, ("task", tid),
-            {"id": tid, "type": "value.validate", "source": result_ptr, "value": f"${{{value.text}}}", "schema": schema},
+        value_text = f'data.steps["{call_id}"].json'
+        step(
+            site, tid, "value.validate", result_ptr, {"value": new_expr(value_text), "schema": schema}, ("task", tid),
+            {"id": tid, "type": "value.validate", "source": result_ptr, "value": f"${{{value_text}}}", "schema": schema},
         )
 
     def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:
