@@ -1,8 +1,9 @@
-"""Lowering makes each step's emitted data (`Step.data`) with the step, and `to_data()`
-assembles it; the general rendering (`graph._step_data` of the step's fields) is what a
-step without it (built elsewhere, or a copy) is emitted from. The two must agree on
-every step of every graph lowering makes: the bundled example, every valid fixture,
-generated plans of every construct. And lowering's memoised JSON Schemas are
+"""Lowering makes each step's emitted data (`Step.data`) with the step, and each
+workflow's (`Workflow.data`) with the workflow, and `to_data()` assembles them; the general
+rendering (`graph._step_data` of the step's fields, `graph._workflow_data` of the
+workflow's parts) is what a step or workflow without it (built elsewhere, or a copy) is
+emitted from. The two must agree on every step and workflow of every graph lowering
+makes: the bundled example, every valid fixture, generated plans of every construct. And lowering's memoised JSON Schemas are
 `to_json_schema`'s (and `strict_schema`'s), on random types, one dict shared by the types
 of one schema."""
 
@@ -50,8 +51,17 @@ def _assert_emitted_is_general(g: graph_ir.PlanningGraph) -> None:
         assert graph_ir._step_data(general) == step.data, (wf.name, step.id)
         # the same keys in the same order (YAML writes them in order)
         assert json.dumps(graph_ir._step_data(general)) == json.dumps(step.data), (wf.name, step.id)
+    for wf in g.workflows.values():  # each workflow's data, made by lowering, is its parts rendered
+        assert wf.data is not None, wf.name
+        general = copy.copy(wf)
+        general.data = None
+        assert json.dumps(graph_ir._workflow_data(general)) == json.dumps(wf.data), wf.name
+        # and it holds the very data of its steps (a step's data is what it emits)
+        assert all(a is s.data for a, s in zip(wf.data["steps"], wf.steps))
+        assert all(a is s.data for a, s in zip(wf.data.get("finally", ()), wf.finally_))
     copied = copy.deepcopy(g)  # a copy is rendered from its fields, to the same data
     assert all(s.data is None for _, s in copied.steps())
+    assert all(wf.data is None for wf in copied.workflows.values())
     assert json.dumps(copied.to_data()) == json.dumps(g.to_data())
 
 

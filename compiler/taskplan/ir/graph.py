@@ -253,6 +253,21 @@ class Workflow:
     steps: list[Step] = field(default_factory=list)
     finally_: list[Step] = field(default_factory=list)
     outputs: dict[str, WorkflowOutput] = field(default_factory=dict)
+    data: dict[str, Any] | None = field(default=None, repr=False)
+    """The workflow as `to_data()` emits it, when lowering made it with the workflow (its
+    inputs and outputs rendered where they are made, its steps' `Step.data` gathered once
+    they are all made: no second walk of every workflow); None otherwise, and in a copy: a
+    workflow is rendered from its parts then (see `Step.data`)."""
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # copy.deepcopy and pickle: the copy may be changed, so it is rendered from its parts
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["data"] = None
+        return (None, state)
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
 
 
 def new_workflow(name: str, source: str) -> Workflow:
@@ -266,6 +281,7 @@ def new_workflow(name: str, source: str) -> Workflow:
     wf.steps = []
     wf.finally_ = []
     wf.outputs = {}
+    wf.data = None
     return wf
 
 
@@ -349,7 +365,9 @@ class PlanningGraph:
             "entrypoint": self.entrypoint,
             "source": {"plan": self.plan_path, "digest": self.digest},
             **({"choices": {k: dict(v) for k, v in self.choices.items()}} if self.choices else {}),
-            "workflows": {name: _workflow_data(wf) for name, wf in self.workflows.items()},
+            "workflows": {
+                name: wf.data if wf.data is not None else _workflow_data(wf) for name, wf in self.workflows.items()
+            },
         }
 
     def dump(self) -> str:
@@ -472,19 +490,28 @@ def _steps_data(steps: list[Step]) -> list[dict[str, Any]]:
     return out
 
 
+def input_data(inp: WorkflowInput) -> dict[str, Any]:
+    """A workflow input as emitted."""
+    entry: dict[str, Any] = {"type": inp.schema}
+    if inp.has_default:
+        entry["required"] = False
+        entry["default"] = inp.default  # literal by position: never evaluated, never escaped
+    elif not inp.required:
+        entry["required"] = False
+    return entry
+
+
+def output_data(out: WorkflowOutput) -> dict[str, Any]:
+    """A workflow output as emitted."""
+    expr = f"${{{out.expr.text}}}"
+    return {"expr": expr} if out.schema is None else {"type": out.schema, "expr": expr}
+
+
 def _workflow_data(wf: Workflow) -> dict[str, Any]:
+    """The workflow as emitted, from its parts (`Workflow.data` is this, made by lowering)."""
     out: dict[str, Any] = {}
     if wf.inputs:
-        inputs: dict[str, Any] = {}
-        for name, inp in wf.inputs.items():
-            entry: dict[str, Any] = {"type": inp.schema}
-            if inp.has_default:
-                entry["required"] = False
-                entry["default"] = inp.default  # literal by position: never evaluated, never escaped
-            elif not inp.required:
-                entry["required"] = False
-            inputs[name] = entry
-        out["inputs"] = inputs
+        out["inputs"] = {name: input_data(inp) for name, inp in wf.inputs.items()}
     steps = out["steps"] = []
     for step in wf.steps:  # `_steps_data(wf.steps)`, without a call of it (one per workflow)
         data = step.data
@@ -492,11 +519,7 @@ def _workflow_data(wf: Workflow) -> dict[str, Any]:
     if wf.finally_:
         out["finally"] = _steps_data(wf.finally_)
     if wf.outputs:
-        outputs: dict[str, Any] = {}
-        for name, o in wf.outputs.items():
-            expr = f"${{{o.expr.text}}}"
-            outputs[name] = {"expr": expr} if o.schema is None else {"type": o.schema, "expr": expr}
-        out["outputs"] = outputs
+        out["outputs"] = {name: output_data(o) for name, o in wf.outputs.items()}
     return out
 
 

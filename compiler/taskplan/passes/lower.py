@@ -38,6 +38,7 @@ from taskplan.ir.checked import (
     ScopeNode,
     TaskNode,
 )
+from taskplan.ir.graph import _SEGMENTS, _new_segment
 from taskplan.ir.graph import (
     Expr,
     Literal,
@@ -46,10 +47,10 @@ from taskplan.ir.graph import (
     Workflow,
     WorkflowInput,
     generated_step_path,
+    input_data,
     input_path,
     literal_expr,
     new_expr,
-    new_input,
     new_literal,
     new_output,
     new_workflow,
@@ -602,7 +603,7 @@ class _Lowerer:
 
     def _workflow(self, scope: ScopeNode, name: str) -> Workflow:
         wf = new_workflow(name, scope.pointer)
-        self._inputs(scope, wf)
+        inputs_data = self._inputs(scope, wf)
         # One site for the whole lowering, moved from task to task (a site is only read
         # while its task is lowered): the tasks of `steps`, then those of `finally`, then
         # the outputs, with one registry of step IDs per workflow.
@@ -631,6 +632,7 @@ class _Lowerer:
             site.role = _SCOPE_ROLE
             outputs_types = self.tp.scope_outputs.get(scope) or _NO_TYPES
             outputs = wf.outputs
+            outputs_data: dict[str, Any] = {}
             for o in scope.outputs:
                 out_name = o.name
                 if out_name in outputs:
@@ -639,19 +641,31 @@ class _Lowerer:
                 label = ("out", out_name)
                 tree = self._value(o.model.value, pointer + "/value", scope, site, label)
                 expr = tree if type(tree) is Expr else self._as_expr(tree, site, label)
-                outputs[out_name] = new_output(expr, self._schema(outputs_types.get(out_name)))
+                schema = self._schema(outputs_types.get(out_name))  # (never None: `output_data`'s `type` always)
+                outputs[out_name] = new_output(expr, schema)
+                outputs_data[out_name] = {"type": schema, "expr": f"${{{expr.text}}}"}
+        # the workflow as emitted (`graph._workflow_data`), its steps' data gathered now
+        # that they are all made (every step lowering makes has its `data`)
+        data: dict[str, Any] = {}
+        if inputs_data:
+            data["inputs"] = inputs_data
+        data["steps"] = [s.data for s in wf.steps]
+        if wf.finally_:
+            data["finally"] = [s.data for s in wf.finally_]
+        if wf.outputs:
+            data["outputs"] = outputs_data
+        wf.data = data
         return wf
 
-    def _inputs(self, scope: ScopeNode, wf: Workflow) -> None:
-        if scope is self.cp.root:
-            for decl in self.cp.inputs:
-                wf.inputs[decl.name] = self._declared_input(decl)
-            return
-        if scope.role is GROUP_BODY:
-            for decl in scope.owner.inputs:
-                wf.inputs[decl.name] = self._declared_input(decl)
-            return
+    def _inputs(self, scope: ScopeNode, wf: Workflow) -> dict[str, Any]:
+        """The workflow's inputs (`wf.inputs`), and returned as emitted."""
         inputs = wf.inputs
+        emitted: dict[str, Any] = {}
+        if scope is self.cp.root or scope.role is GROUP_BODY:
+            for decl in self.cp.inputs if scope is self.cp.root else scope.owner.inputs:
+                inp = inputs[decl.name] = self._declared_input(decl)
+                emitted[decl.name] = input_data(inp)
+            return emitted
         names = self.cap_names.get(scope)  # `_captures(scope)`: made by the call into the scope, lowered first
         if names is None:
             names = self._captures(scope)
@@ -676,6 +690,8 @@ class _Lowerer:
             inp.default = None
             inp.has_default = False
             inputs[name] = inp
+            emitted[name] = {"type": schema}  # `input_data(inp)`: required, no default
+        return emitted
 
     def _declared_input(self, decl: InputDecl) -> WorkflowInput:
         m = decl.model
@@ -796,12 +812,12 @@ class _Lowerer:
         cls = type(m)
         if cls is not OperationTask and cls not in _MODEL_CLASS:  # (the commonest task needs no look-up)
             cls = model_class(m)
-        if cls is OperationTask:
-            expr = task_step_path(t.id, "result", port)
-        elif cls is ValueTask or cls is TransformTask:
-            expr = task_step_path(t.id, "value", port)
-        elif cls is SequenceTask or cls is CallTask:
-            expr = task_step_path(t.id, "outputs", port)
+        field_name = _RESULT_FIELDS.get(cls)
+        if field_name is not None:
+            # `task_step_path(t.id, field_name, port)`, inline (most ports are read here)
+            expr = _new_object(Expr)
+            expr.text = f"data.steps.{t.id}.{field_name}" + (_SEGMENTS.get(port) or _new_segment(port))
+            expr.simple = True
         elif cls is ConditionalTask:
             expr = generated_step_path(generated_id(t.id, "merge", port), "value")
         elif cls is ForeachTask:
@@ -1083,7 +1099,10 @@ class _Lowerer:
             cls = model_class(m)
         tid = t.id
         if cls is OperationTask:
-            op = self.task_types[t].operation
+            task_types = self.task_types
+            resolutions = self.resolutions
+            port_reads = self.port_reads
+            op = task_types[t].operation
             request: dict[str, Any] = {}
             emitted: dict[str, Any] = {}
             pointer = t.pointer
@@ -1100,6 +1119,18 @@ class _Lowerer:
                     continue
                 ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
                 if type(value) is OutputValue:
+                    # `self._output(...)`, its commonest case inline: a required port of a
+                    # task of this scope, read by the Expr made for it once per lowering
+                    producer = resolutions[ptr].target
+                    port = value.port
+                    if (
+                        port is not None and producer.scope is scope
+                        and port not in task_types[producer].optional_ports
+                    ):
+                        v = port_reads.get((producer, port)) or self._new_port_read(producer, port)
+                        request[name] = v
+                        emitted[name] = f"${{{v.text}}}"
+                        continue
                     v = self._output(value, ptr, scope, site, ("in", name))
                 else:
                     v = self._value(value, ptr, scope, site, ("in", name))
@@ -1367,6 +1398,13 @@ class _Lowerer:
                 site, step_id, "array.project", source, {"from": results, "path": path}, ("collect", tid, name),
                 {"id": step_id, "type": "array.project", "source": source, "from": results_emitted, "path": path},
             )
+
+
+_RESULT_FIELDS = {
+    OperationTask: "result", ValueTask: "value", TransformTask: "value", SequenceTask: "outputs", CallTask: "outputs",
+}
+"""Task class -> the field of its own step its ports are read from (a conditional's, a
+foreach's and a parallel's ports come from other steps)."""
 
 
 def _branch_port(t: TaskNode, port: str) -> Expr | None:
