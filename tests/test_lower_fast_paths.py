@@ -4,7 +4,8 @@ segment remembered; a task's or a generated step's ID, a captured task's input n
 tested), `render_tree`
 (leaves of a mapping inline), a step's data (fields dispatched by a table), the Expr,
 Literal and Step (and Workflow, WorkflowInput, WorkflowOutput) made without a class call and the IDs of a
-task's fixed roles."""
+task's fixed roles; a port read from its task's step (its path inline), and an operation's
+binding that reads a port (its commonest case inline) held to the general read."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from taskplan import api
 from taskplan.ir import graph
 from taskplan.ir.graph import Expr, Literal, Step
 from taskplan.passes.lower import clean_segment, generated_id, role_id
+from taskplan.passes import lower
 from taskplan.workflow import dialect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,3 +291,101 @@ def test_new_workflow_input_and_output_are_the_class_calls():
         made_output, general_output = graph.new_output(expr, out_schema), graph.WorkflowOutput(expr, out_schema)
         assert type(made_output) is graph.WorkflowOutput
         assert all(getattr(made_output, name) is getattr(general_output, name) for name in graph.WorkflowOutput.__slots__)
+
+
+class _Task:
+    """A task node as `_new_port_read` reads it: its model's class and its ID."""
+
+    __slots__ = ("model", "id")
+
+    def __init__(self, model, task_id):
+        self.model, self.id = model, task_id
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="abzAZ09_-", min_size=1, max_size=8), names)
+def test_port_reads_are_task_step_path(task_id, port):
+    """A port of a task read from its own step (`_new_port_read`, its path made inline) is
+    `task_step_path` of the task's result field: plain and quoted port names alike."""
+    reader = object.__new__(lower._Lowerer)
+    reader.port_reads = {}
+    for cls, field_name in lower._RESULT_FIELDS.items():
+        made = reader._new_port_read(_Task(object.__new__(cls), task_id), port)
+        general = graph.task_step_path(task_id, field_name, port)
+        assert type(made) is Expr and (made.text, made.simple) == (general.text, general.simple)
+
+
+def _port_plan(tmp_path):
+    """Every port read an operation's binding may make, each also made by a value task's
+    output (the general way, `_Lowerer._output`): a required port of a task of its scope (the
+    binding's fast path), an optional port (a checked projection), a port of a task of an
+    enclosing scope (an input of the body's workflow), the whole result."""
+    cat = generated_catalog(1)
+    out = cat["sources"][0]["operations"][0]["output"]
+    out["required"] = [r for r in out["required"] if r != "status"]  # `status`: optional
+
+    def op(task_id, value):
+        return {"id": task_id, "objective": "o", "operation": "svc0.op0", "inputs": [{"name": "query", "value": value}]}
+
+    def read(port):
+        return {"kind": "output", "source": "p", "port": port}
+
+    plan = {
+        "version": 1, "name": "ports",
+        "inputs": [{"name": "topic", "type": {"kind": "string"}}],
+        "root": {"tasks": [
+            op("p", {"kind": "input", "source": "topic"}),
+            op("a", read("id")),
+            op("b", read("status")),
+            {"id": "v", "kind": "value", "objective": "o", "outputs": [
+                {"name": "x", "value": read("id")}, {"name": "y", "value": read("status")}]},
+            {"id": "w", "kind": "value", "objective": "o", "outputs": [{"name": "x", "value": {"kind": "json", "items": [read(None)]}}]},
+            {"id": "s", "kind": "sequence", "objective": "o", "body": {"tasks": [
+                op("c", read("id")),
+                {"id": "d", "kind": "value", "objective": "o", "outputs": [{"name": "x", "value": read("id")}]},
+            ]}},
+        ]},
+    }
+    plan_path = tmp_path / "ports.taskplan.json"
+    plan_path.write_text(json.dumps(plan))
+    cat_path = tmp_path / "ports.catalog.json"
+    cat_path.write_text(json.dumps(cat))
+    return plan_path, cat_path
+
+
+def test_binding_port_reads_are_the_general_reads(tmp_path):
+    plan_path, cat_path = _port_plan(tmp_path)
+    result = api.compile_plan(plan_path, catalogs=[cat_path])
+    assert result.graph is not None, [(d.code, d.message) for d in result.diagnostics]
+    steps = {s.id: s for _, s in result.graph.steps()}
+
+    def query(task_id):
+        return steps[task_id].fields["input"]["request"]["query"]
+
+    value = steps["v"].fields["value"]
+    assert query("a") is value["x"]  # one Expr for every read of the port
+    assert query("a").text == "data.steps.p.result.id"
+    # an optional port: a checked projection, for the binding as for the value task
+    assert query("b").text == 'data.steps["__b.in.query.project"].value'
+    assert value["y"].text == 'data.steps["__v.out.y.project"].value'
+    for projection in ("__b.in.query.project", "__v.out.y.project"):
+        assert steps[projection].fields["path"] == ["status"]
+    # a task of the enclosing scope: the body's input, for the binding as for the value task
+    assert query("c").text == steps["d"].fields["value"]["x"].text == "data.inputs.p.id"
+    assert steps["w"].fields["value"]["x"].text == "json(data.steps.p.result)"
+
+
+def test_lowered_workflow_inputs_are_the_class_call(tmp_path):
+    """A child workflow's inputs (its captures) are made without calling the class: every
+    slot set as `WorkflowInput(schema)` sets it."""
+    plan = tmp_path / "generated.taskplan.json"
+    plan.write_text(json.dumps(generated_plan(31, 40)))
+    catalog = tmp_path / "generated.catalog.json"
+    catalog.write_text(json.dumps(generated_catalog(40)))
+    result = api.compile_plan(plan, catalogs=[catalog], auto=True)
+    captured = [inp for wf in result.graph.workflows.values() if wf.name != "main" for inp in wf.inputs.values()]
+    assert captured
+    for made in captured:
+        general = graph.WorkflowInput(made.schema)
+        assert type(made) is graph.WorkflowInput
+        assert all(getattr(made, name) is getattr(general, name) for name in graph.WorkflowInput.__slots__)
