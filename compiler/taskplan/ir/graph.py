@@ -210,14 +210,23 @@ class Step:
         return self.id.startswith("__")
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # copy.deepcopy and pickle: the copy may be changed, so it is rendered from its fields
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["data"] = None
-        return (None, state)
+        return _state_without_data(self)
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        for name, value in state[1].items():
-            object.__setattr__(self, name, value)
+        _set_state(self, state)
+
+
+def _state_without_data(obj: Any) -> tuple[None, dict[str, Any]]:
+    """The state of a Step or a Workflow for copy.deepcopy and pickle: the copy may be
+    changed, so it has no `data` (it is rendered from its parts)."""
+    state = {name: getattr(obj, name) for name in obj.__slots__}
+    state["data"] = None
+    return (None, state)
+
+
+def _set_state(obj: Any, state: tuple[None, dict[str, Any]]) -> None:
+    for name, value in state[1].items():
+        object.__setattr__(obj, name, value)
 
 
 @dataclass(slots=True, eq=False)
@@ -260,14 +269,10 @@ class Workflow:
     workflow is rendered from its parts then (see `Step.data`)."""
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        # copy.deepcopy and pickle: the copy may be changed, so it is rendered from its parts
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["data"] = None
-        return (None, state)
+        return _state_without_data(self)
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        for name, value in state[1].items():
-            object.__setattr__(self, name, value)
+        _set_state(self, state)
 
 
 def new_workflow(name: str, source: str) -> Workflow:
