@@ -316,7 +316,7 @@ class _Site:
     """Where the helper steps of one consumer go: its workflow list, its ID prefix,
     its source pointer and its guard."""
 
-    __slots__ = ("prefix", "task", "wf", "out", "when", "source", "ids", "role")
+    __slots__ = ("prefix", "task", "wf", "out", "out_data", "when", "source", "ids", "role")
 
     def __init__(
         self, prefix: tuple[str, ...] | None, out: list[Step], when: Expr | None, source: str, ids: dict[str, tuple],
@@ -333,6 +333,8 @@ class _Site:
         """Part of the structural key, not of the ID: ("scope",) for a scope's outputs,
         whose prefix (the workflow's name, `main`) may also be a task's ID."""
         self.out = out
+        self.out_data: list[dict[str, Any]] = []
+        """The data of the steps of `out`, in step order (`Workflow.data`'s `steps` or `finally`)."""
         self.when = when
         self.source = source
         """The source of a scope output's helper steps (a task's is its pointer)."""
@@ -609,6 +611,7 @@ class _Lowerer:
         # the outputs, with one registry of step IDs per workflow.
         site = self.site
         site.out = wf.steps
+        steps_data = site.out_data = []
         site.when = None
         site.role = ()
         site.ids = {}
@@ -618,6 +621,7 @@ class _Lowerer:
             task(t, scope, site)
         if scope.always_order:
             site.out = wf.finally_
+            finally_data = site.out_data = []
             for t in scope.always_order:
                 site.task = t
                 site.when = self._guard(t, scope)
@@ -628,6 +632,7 @@ class _Lowerer:
             site.task = None
             site.wf = name
             site.out = wf.steps
+            site.out_data = steps_data
             site.when = None
             site.role = _SCOPE_ROLE
             outputs_types = self.tp.scope_outputs.get(scope) or _NO_TYPES
@@ -644,14 +649,14 @@ class _Lowerer:
                 schema = self._schema(outputs_types.get(out_name))  # (never None: `output_data`'s `type` always)
                 outputs[out_name] = new_output(expr, schema)
                 outputs_data[out_name] = {"type": schema, "expr": f"${{{expr.text}}}"}
-        # the workflow as emitted (`graph._workflow_data`), its steps' data gathered now
-        # that they are all made (every step lowering makes has its `data`)
+        # the workflow as emitted (`graph._workflow_data`), its steps' data gathered as they
+        # were made (every step lowering makes has its `data`)
         data: dict[str, Any] = {}
         if inputs_data:
             data["inputs"] = inputs_data
-        data["steps"] = [s.data for s in wf.steps]
+        data["steps"] = steps_data
         if wf.finally_:
-            data["finally"] = [s.data for s in wf.finally_]
+            data["finally"] = finally_data
         if wf.outputs:
             data["outputs"] = outputs_data
         wf.data = data
@@ -1091,6 +1096,7 @@ class _Lowerer:
         step.title = None
         step.data = data
         site.out.append(step)
+        site.out_data.append(data)
 
     def _task(self, t: TaskNode, scope: ScopeNode, site: _Site) -> None:
         m = t.model
@@ -1178,6 +1184,7 @@ class _Lowerer:
             step.title = None
             step.data = data
             site.out.append(step)
+            site.out_data.append(data)
         elif cls is ValueTask:
             pointer = t.pointer
             value: dict[str, Any] = {}
