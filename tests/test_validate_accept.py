@@ -136,16 +136,20 @@ def _stepwise_valid(doc) -> bool:
 
 _ID_SAMPLES = ["a", "a\na", "A-b_9", "x" * 64, "x" * 65, "__a", "__a.b", "__a.b-c_d.e", "__", "__.a", "__a.", "__a..b", "_a.b", "a.b",
                "", "a\n", "\na", "a b", "é", "__é", "___.a", "__-", "__" + "a" * 70, "a" * 64 + ".b", "__a." + "b" * 70,
-               "a" * 70 + "\na", "__" + "a" * 62, "_" * 65, "__a.b\n", "a__.b"]
+               "a" * 70 + "\na", "__" + "a" * 62, "_" * 65, "__a.b\n", "a__.b",
+               # the schema's maxLength (255), which only a generated ID can reach
+               "__" + "a" * 253, "__" + "a" * 254, "__a." + "b" * 251, "__a." + "b" * 252, "__" + "a" * 300 + ".b"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="aZ9_-.\n é", max_size=8) | st.sampled_from(_ID_SAMPLES), min_size=1, max_size=5))
 def test_step_ids_are_matched_together_as_one_by_one(ids):
     """`step_ids_ok` (the IDs of a document joined, one regex call) holds exactly when each
-    ID matches STEP_ID_PATTERN (a search of it, as the schema's checks do)."""
+    ID matches STEP_ID_PATTERN (a search of it, as the schema's checks do) and is at most
+    MAX_NAME_LENGTH long (the step predicates measure no ID)."""
     search = re.compile(ecma_pattern(d.STEP_ID_PATTERN)).search
-    assert structure.step_ids_ok(iter(ids), len(ids)) == all(search(i) is not None for i in ids), ids
+    expected = all(search(i) is not None and len(i) <= d.MAX_NAME_LENGTH for i in ids)
+    assert structure.step_ids_ok(iter(ids), len(ids)) == expected, ids
 
 
 @pytest.mark.parametrize("sid", _ID_SAMPLES)
@@ -153,6 +157,67 @@ def test_a_step_id_is_checked_as_the_structure_predicate_does(sid):
     doc = {"version": 1, "name": "x", "entrypoint": "main", "workflows": {"main": {"steps": [{"id": sid, "type": "set", "value": 1}]}}}
     assert _stepwise_valid(doc) == structure._valid()(doc)
     assert _check(doc) == structure._valid()(doc)
+
+
+def _with_steps(steps: list, cleanup: list | None = None) -> dict:
+    main: dict = {"inputs": {"x": {"type": {"type": "boolean"}}}, "steps": steps}
+    if cleanup is not None:
+        main["finally"] = cleanup
+    return {"version": 1, "name": "x", "entrypoint": "main",
+            "workflows": {"main": main, "other": {"steps": [{"id": "a", "type": "set", "value": 1}]}}}
+
+
+def _set(sid: str, value: object = 1) -> dict:
+    return {"id": sid, "type": "set", "value": value}
+
+
+def _switch(sid: str, *lists: list) -> dict:
+    return {"id": sid, "type": "switch", "cases": [{"when": "${data.inputs.x}", "steps": steps} for steps in lists]}
+
+
+@pytest.mark.parametrize("doc, repeated", [
+    (_with_steps([_set("a"), _set("b")]), False),  # `a` again in the other workflow: fine
+    (_with_steps([_set("a"), _set("a")]), True),
+    (_with_steps([_set("a"), _set("b"), _set("a", "${data.steps.a.value}")]), True),
+    (_with_steps([_set("a")], [_set("a")]), True),
+    (_with_steps([_set("b")], [_set("a"), _set("a")]), True),
+    (_with_steps([_switch("s", [_set("a"), _set("a")])]), True),
+    (_with_steps([_switch("s", [_set("a")]), _set("a")]), True),
+    (_with_steps([_set("a"), _switch("s", [_set("a")]), _set("c", "${data.steps.a.value}")]), True),
+    (_with_steps([_switch("s", [_set("a")], [_set("a")])]), True),
+    (_with_steps([_switch("s", [_set("a")], [_set("b")]), _set("c")]), False),
+    (_with_steps([_switch("s", [_switch("s", [_set("a")])])]), True),
+])
+def test_a_repeated_step_id_is_refused_wherever_it_is(doc, repeated):
+    """The accept path counts the IDs (a set per workflow) against the steps walked (no
+    test per step): an ID
+    repeated in one list, in `steps` and `finally`, in an inline list and around it, or in
+    two inline lists is refused (the full path reports it), and never breaks the walk (an
+    inline list's steps leave `ran` once each)."""
+    assert _check(doc) == (not repeated)
+    assert bool(_full_findings(doc)) == repeated
+
+
+def _item_reader(text: str, by_loop: bool) -> dict:
+    call = ({"id": "l", "type": "loop.sequential", "items": "${data.inputs.x}", "call": "body"} if by_loop
+            else {"id": "l", "type": "workflow.call", "workflow": "body"})
+    return {"version": 1, "name": "x", "entrypoint": "main", "workflows": {
+        "main": {"inputs": {"x": {"type": {"type": "array"}}}, "steps": [call]},
+        "body": {"steps": [_set("a", {"v": text})]}}}
+
+
+@pytest.mark.parametrize("text", ["${data.item}", "${data.index}", "${data.item.a}", "${ data.item }"])
+@pytest.mark.parametrize("by_loop", [True, False])
+@pytest.mark.parametrize("max_chars", [8192, 16, 15])
+def test_a_loop_body_reads_its_item(text, by_loop, max_chars):
+    """`${data.item}` and `${data.index}` are taken without a parse (`_ITEM_EXPRESSIONS`),
+    as `_reference` takes them: only a workflow run by loops reads them, and each
+    expression is within `max_expression_chars` (16: the loop's `items`)."""
+    doc = _item_reader(text, by_loop)
+    limits = Limits(max_expression_chars=max_chars)
+    valid = by_loop and max(len(text), 16) <= max_chars
+    assert _check(doc, limits) == valid
+    assert (_full_findings(doc, limits) == []) == valid
 
 
 def test_compiled_output_is_accepted(tmp_path_factory):

@@ -1584,6 +1584,8 @@ _FIELDS: dict[str, _Fields] = {
     kind: _Fields(kind, (f for f in fields if kind != "workflow.call" or f != "outputs"))
     for kind, fields in _RESULT_FIELDS.items()
 }
+_ITEM_EXPRESSIONS = frozenset({"${data.item}", "${data.index}"})
+"""A loop body's reads of its item and index, whole (what `_reference` takes without a check)."""
 _NO_FIELDS: frozenset = frozenset()
 """What a step that has not run gives to read: nothing."""
 
@@ -1663,7 +1665,8 @@ class _Accept:
         for name, node in workflows.items():
             if not self._workflow(name, node):
                 return False
-        if not step_ids_ok(chain.from_iterable(self.id_sets), self.steps_seen):  # one ID per step walked
+        # one ID per step walked: a set per workflow, so an ID repeated in one has too few
+        if not step_ids_ok(chain.from_iterable(self.id_sets), self.steps_seen):
             return False
         if not names.ok():
             return False
@@ -1675,8 +1678,9 @@ class _Accept:
         outputs = node.get("outputs", _NO_MAPPING)
         self.wf_inputs = inputs
         self.ids = ids = set()
-        """The workflow's step IDs so far (each is unique in it; matched against the pattern
-        once all are known: `step_ids_ok`)."""
+        """The workflow's step IDs so far: as many as its steps when each is unique in it,
+        which `step_ids_ok` counts once all are known, as it matches them against the
+        pattern (no test per step)."""
         self.id_sets.append(ids)
         self.ran = {}
         """Step ID -> kind, for the steps that have run before the step being checked:
@@ -1709,7 +1713,8 @@ class _Accept:
                     return False
                 if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
                     return False
-                if _input_required(decl):
+                given = decl.get("required")  # `_input_required` of a mapping, inline
+                if given is True or (given is None and "default" not in decl):
                     required.add(input_name)
         else:
             self.required[name] = _NO_INPUTS
@@ -1724,21 +1729,15 @@ class _Accept:
         return True
 
     def _list(self, items: list, level: int) -> bool:
+        # (Only what every step reads is a local here: a list of one step, the commonest,
+        # pays for each local it sets up; the module's constants are read as globals.)
         self.steps_seen += len(items)
         if self.steps_seen > self.max_steps:
             return False
         ids = self.ids
         ran = self.ran
-        ran_get = ran.get
         found = self.found
-        unusual = self._unusual_expression
-        reference = self._reference
-        plain_expression = _plain_expression
-        called_plain_expression = _called_plain_expression
-        no_fields = _NO_FIELDS
-        max_chars = self.max_chars
         kinds = self.kinds
-        wf_inputs = self.wf_inputs
         finally_ = self.section == "finally"
         outer_guards = self.guards
         if level > 1 and items and level > self.levels[self.wf_name]:  # level 1: set by `_workflow`
@@ -1754,9 +1753,7 @@ class _Accept:
             if not valid(node):
                 return False
             sid = node["id"]
-            if sid in ids:
-                return False
-            ids.add(sid)
+            ids.add(sid)  # a repeated ID: fewer IDs than steps (`run`, `step_ids_ok`)
             if finally_:
                 if "when" in node:
                     tested = _present_guards(node["when"])
@@ -1765,15 +1762,19 @@ class _Accept:
                     self.guards = outer_guards | tested
                 else:
                     self.guards = outer_guards
-            while found:  # the step's expressions, each taken out (`found` is empty for the next step)
-                text = found.pop()
+            # The step's expressions, then `found` emptied for the next step (a `for` over
+            # the list costs less than taking each out; a step that fails leaves them, and
+            # the next document's `run` empties it).
+            for text in found:
                 # the commonest cases without a call (`_expression`, inline)
-                plain = (plain_expression if text[2] == "d" else called_plain_expression)(text)
+                plain = (_plain_expression if text[2] == "d" else _called_plain_expression)(text)
                 if plain is None:
-                    if not unusual(text):
+                    if text in _ITEM_EXPRESSIONS and len(text) <= self.max_chars:
+                        self.wants_item.append(self.wf_name)  # `_reference` of `data.item` / `data.index`
+                    elif not self._unusual_expression(text):
                         return False
                     continue
-                if len(text) > max_chars:
+                if len(text) > self.max_chars:
                     return False
                 root, name, quoted, first, second = plain.groups()
                 if quoted is not None:
@@ -1781,18 +1782,19 @@ class _Accept:
                 # `_reference`'s commonest cases inline (all else is left to it): a field of
                 # a step that has run (of the same list or an enclosing one), an input
                 if root == "steps":
-                    if first in ran_get(name, no_fields):
+                    if first in ran.get(name, _NO_FIELDS):
                         continue
-                elif name in wf_inputs:
+                elif name in self.wf_inputs:
                     continue
-                if not reference(root, name, None, first, second):
+                if not self._reference(root, name, None, first, second):
                     return False
+            found.clear()
             if special is not None and not special(node, level):
                 return False
             ran[sid] = fields
         if level > 1:  # an inline list: later steps of the enclosing list do not read its steps
             for node in items:
-                del ran[node["id"]]
+                ran.pop(node["id"], None)  # (an ID repeated in the list leaves once)
         self.guards = outer_guards
         return True
 

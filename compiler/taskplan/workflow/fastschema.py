@@ -544,8 +544,8 @@ class PredicateCompiler:
         self.patterns = patterns or {}
         """Pattern -> a Python expression over the string `{v}` that holds exactly when the
         pattern matches, for patterns where a regex call costs more than it must; `{search}`
-        in it is the pattern's own compiled search. "True": not matched here (the caller
-        matches those strings itself)."""
+        in it is the pattern's own compiled search. "True": neither matched nor measured
+        here (the caller checks those strings itself, their length too)."""
         self.inline = inline or {}
         """Overridden `$ref` -> a Python expression over the value `{v}` that holds exactly when
         its predicate does, written where the `$ref` is (not in tested subschemas): the
@@ -716,6 +716,8 @@ class PredicateCompiler:
         pattern, low, high = schema.get("pattern"), schema.get("minLength"), schema.get("maxLength")
         if pattern is None and low is None and high is None:
             return
+        if pattern is not None and self.patterns.get(pattern) == "True":
+            return  # checked by the caller, length and all
         inner: list[str] = []
         pad = "    " * (depth + 1)
         if high is not None:
@@ -729,8 +731,7 @@ class PredicateCompiler:
                 test = self.patterns.get(pattern, "{search}({v}) is not None").format(v=v, search=search)
             else:
                 test = f"{self._constant(re.compile(whole).fullmatch)}({v}) is not None"
-            if test != "True":  # a pattern checked elsewhere
-                inner.append(f"{pad}if not ({test}): return False")
+            inner.append(f"{pad}if not ({test}): return False")
         self._guarded(f"type({v}) is str", inner, out, depth, known == "string")
 
     def _number(self, schema: dict, v: str, out: list[str], depth: int) -> None:

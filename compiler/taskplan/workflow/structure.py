@@ -359,14 +359,19 @@ def is_whole(text: str) -> bool:
 # digits, `_`, `-` that starts with `__`), so that neither needs a test that the line ends
 # there (a lookahead and an atomic group cost 60 % more); every repeat is possessive
 # (`++`, `*+`, `{1,64}+`: never retried), so a later ID's failure does not try earlier
-# ones again. tests/test_validate_accept.py holds it to STEP_ID_PATTERN.
-_ID = r"(?:__[A-Za-z0-9_-]++(?:\.[A-Za-z0-9_-]++)*+|[A-Za-z0-9_-]{1,64}+)"
+# ones again. The schema's maxLength bounds only a generated ID (a business ID has at
+# most 64 characters): a lookahead after its `__` (the step predicates do not measure the
+# IDs either: `step_predicates`). tests/test_validate_accept.py holds it to STEP_ID_PATTERN
+# and the length.
+_ID = (rf"(?:__(?=[^\n]{{0,{d.MAX_NAME_LENGTH - 2}}}+(?![^\n]))[A-Za-z0-9_-]++(?:\.[A-Za-z0-9_-]++)*+"
+       r"|[A-Za-z0-9_-]{1,64}+)")
 _STEP_IDS = re.compile(rf"{_ID}(?:\n{_ID})*+")
 
 
 def step_ids_ok(ids: Iterable[str], count: int) -> bool:
-    """Whether each of the `count` strings `ids` matches STEP_ID_PATTERN (one with a newline
-    does not: then the joined text has more newlines than separators)."""
+    """Whether each of the `count` strings `ids` matches STEP_ID_PATTERN and is at most
+    MAX_NAME_LENGTH long (the schema's `step_id`; one with a newline does not match: then
+    the joined text has more newlines than separators)."""
     if not count:
         return True
     text = "\n".join(ids)
@@ -463,7 +468,10 @@ def step_predicates() -> tuple[Any, dict[str, Any], list[str], PendingNames]:
     constants["_take_name"] = names.pending.add
     inline["#/$defs/name"] = "type({v}) is str and _take_name({v}) is None"
     patterns = dict(_PATTERN_TESTS)
-    patterns[d.STEP_ID_PATTERN] = "True"  # `step_ids_ok`, once all IDs are known
+    patterns[d.STEP_ID_PATTERN] = "True"  # `step_ids_ok` (pattern and length), once all IDs are known
+    step_id = schema()["$defs"]["step_id"]
+    assert set(step_id) - {"description"} == {"type", "maxLength", "pattern"}, step_id  # what it checks
+    assert (step_id["maxLength"], step_id["pattern"]) == (d.MAX_NAME_LENGTH, d.STEP_ID_PATTERN), step_id
     compiler = PredicateCompiler(schema(), overrides, patterns, inline, constants)
     kinds = list(d.BUILTIN_TYPES) + [d.EXECUTOR]
     root, *predicates = compiler.refs("#", *(f"#/$defs/step.{t}" for t in d.BUILTIN_TYPES), "#/$defs/step.executor")
