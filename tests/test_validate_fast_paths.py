@@ -531,7 +531,8 @@ def _variant(value, rng: random.Random, subclasses: bool):
 @given(_schemas(), st.integers(0, 2**32), st.booleans())
 def test_schema_verdicts_are_those_of_the_problem(schema, seed, subclasses):
     """Each verdict, however the schemas before it were found (by identity, by `==` to an
-    earlier one of the same shape, or by the memo's key), is whether `problem_of` finds
+    earlier one of the same shape, or by the memo's key) and asked for (the verdicts' call,
+    a step's check: `step_check`), is whether `problem_of` finds
     nothing; with subclasses of dict and str, which `problem_of` checks less, "valid" is
     still never said of a schema it finds something in."""
     rng = random.Random(seed)
@@ -541,9 +542,14 @@ def test_schema_verdicts_are_those_of_the_problem(schema, seed, subclasses):
     for problem_of in (validate_module._embedded_schema_problem, validate_module._llm_schema_problem,
                        validate_module._input_type_problem):
         verdicts = validate_module._SchemaVerdicts(problem_of)
-        for item in sequence:
-            verdict, fine = verdicts(item), problem_of(item) is None
+        # a step's check (`step_check`: a schema met before, by identity, in the check itself)
+        # and the verdicts' own call take turns, so that each finds what the other left
+        ways = (verdicts, lambda item: verdicts.step_check("schema")({"id": "s", "schema": item}, 1),
+                lambda item: verdicts.step_check("schema", optional=True)({"schema": item}, 1))
+        for i, item in enumerate(sequence + sequence):
+            verdict, fine = ways[i % 3](item), problem_of(item) is None
             assert verdict == fine or (subclasses and not verdict), (problem_of.__name__, item)
+        assert verdicts.step_check("schema", optional=True)({"id": "s"}, 1) is True
 
 
 def test_schema_verdicts_compare_the_number_types():

@@ -1361,6 +1361,24 @@ class _SchemaVerdicts:
         return ok
 
 
+    def step_check(self, field: str, optional: bool = False) -> Callable[[dict, int], bool]:
+        """The accept path's check of a step's schema `field` (`optional`: a step without
+        it passes): a schema met before (by identity, the commonest case: compiled output
+        shares them) in the check itself, one call where `__call__` would be a second."""
+        by_id_get = self.by_id.get
+
+        def check(node: dict, level: int) -> bool:
+            if optional and field not in node:
+                return True
+            schema = node[field]
+            seen = by_id_get(id(schema))
+            if seen is not None and seen[0] is schema:
+                return seen[1]
+            return self(schema)
+
+        return check
+
+
 def _number_leaves(schema: Any) -> list[tuple[tuple, type]] | None:
     """Where a schema holds a boolean or an integer (its path) and which; None: it holds
     a float (or something not plain data), which `_SchemaVerdicts` never compares to."""
@@ -1617,7 +1635,7 @@ def _accepts(tree: Any, limits: Limits) -> bool:
 
 class _Accept:
     __slots__ = ("tree", "workflows", "max_steps", "max_chars", "steps_seen", "by_kind", "found", "calls",
-                 "wants_item", "schema_ok", "llm_schema_ok", "input_type_ok", "wf_inputs", "wf_name",
+                 "wants_item", "schemas", "schema_ok", "llm_schemas", "input_type_ok", "wf_inputs", "wf_name",
                  "ids", "id_sets", "ran", "top_ran", "callees", "guards", "section", "levels", "wf_calls", "max_depth", "kinds",
                  "required")
 
@@ -1633,8 +1651,9 @@ class _Accept:
         # One memo per use, each of every check of that use: the key of a schema that
         # is not found by identity (a marshal call) is made once, not once per check.
         # (Each its `__call__` bound: a call of it costs less than one of the instance.)
-        self.schema_ok = _SchemaVerdicts(_embedded_schema_problem).__call__
-        self.llm_schema_ok = _SchemaVerdicts(_llm_schema_problem).__call__
+        self.schemas = _SchemaVerdicts(_embedded_schema_problem)
+        self.schema_ok = self.schemas.__call__
+        self.llm_schemas = _SchemaVerdicts(_llm_schema_problem)
         self.input_type_ok = _SchemaVerdicts(_input_type_problem).__call__
         self.levels: dict[str, int] = {}
         """workflow -> its deepest step's level (1: top-level)."""
@@ -1822,9 +1841,9 @@ class _Accept:
             "parallel": self._parallel,
             "switch": self._switch,
             "template.render": self._template,
-            "llm.call": self._llm_call,
-            "value.project": self._value_project,
-            "value.validate": self._value_validate,
+            "llm.call": self.llm_schemas.step_check("schema"),
+            "value.project": self.schemas.step_check("schema", optional=True),
+            "value.validate": self.schemas.step_check("schema"),
         }.get(kind)
 
     # The checks of the step types other than executor and `set`: their calls, templates,
@@ -1865,15 +1884,6 @@ class _Accept:
             if name not in values:
                 return False
         return True
-
-    def _llm_call(self, node: dict, level: int) -> bool:
-        return self.llm_schema_ok(node["schema"])
-
-    def _value_project(self, node: dict, level: int) -> bool:
-        return "schema" not in node or self.schema_ok(node["schema"])
-
-    def _value_validate(self, node: dict, level: int) -> bool:
-        return self.schema_ok(node["schema"])
 
     def _expression(self, text: str) -> bool:
         """`_Validator._expression` finds nothing (the schema holds but for the `${` and `}`:
