@@ -215,37 +215,38 @@ class _ScopePass:
     def build_tree(self, top: ScopeNode) -> None:
         """Pre-order over the scope tree under `top`: a scope, then each of its tasks
         followed by the scopes nested in it, its `outputs`, then its cleanup tasks
-        likewise. Iterative (nesting is deep): a frame is a scope's entries and the
-        position to resume at, or a scope not entered yet (position -1)."""
+        likewise. Iterative (nesting is deep): a frame is a scope not entered yet, an
+        iterator over a list of task nodes (resumed where it stopped), or a scope in a
+        1-tuple (its `outputs`, a reference site of its own)."""
         tasks, by_pointer, walk = self.cp.tasks, self.cp.by_pointer, self.walk
         enter = self.enter
-        stack: list[tuple[Any, int]] = [(top, -1)]
+        stack: list[Any] = [top]
         while stack:
-            entries, i = stack.pop()
-            if i < 0:
-                entries, i = enter(entries), 0
-            n = len(entries)
-            while i < n:
-                item = entries[i]
-                i += 1
-                walk.append(item)  # a task (its own fields), or the scope (its `outputs`)
-                if type(item) is ScopeNode:
-                    continue
+            frame = stack.pop()
+            if type(frame) is ScopeNode:  # its parts, the last one first on the stack
+                enter(frame)
+                if frame.always:
+                    stack.append(iter(frame.always))
+                if frame.outputs:
+                    stack.append((frame,))
+                frame = iter(frame.tasks)
+            elif type(frame) is tuple:
+                walk.append(frame[0])
+                continue
+            for item in frame:
+                walk.append(item)  # a task, for its own fields
                 tasks.append(item)
                 by_pointer[item.pointer] = item
-                if children := item.children:  # its nested scopes first, then the rest of this scope
-                    stack.append((entries, i))
+                if children := item.children:  # its nested scopes first, then the rest of the list
+                    stack.append(frame)
                     if len(children) == 1:  # (no reversed() object for the commonest case)
-                        stack.append((children[0], -1))
+                        stack.append(children[0])
                     else:
-                        for child in reversed(children):
-                            stack.append((child, -1))
+                        stack.extend(reversed(children))
                     break
 
-    def enter(self, scope: ScopeNode) -> list[Any]:
-        """Record `scope`, make the nodes of its tasks, exports and cleanup tasks; return
-        its entries in document order: its task nodes, itself (for its `outputs`, if it
-        has any), its cleanup task nodes (`scope.tasks` itself when it has neither)."""
+    def enter(self, scope: ScopeNode) -> None:
+        """Record `scope`, make the nodes of its tasks, exports and cleanup tasks."""
         self.cp.scopes.append(scope)
         sptr = scope.pointer
         self.cp.by_pointer[sptr] = scope
@@ -253,7 +254,7 @@ class _ScopePass:
         copies, invalid_ids = identity.copies, identity.invalid_ids
         make_task = self.make_task
         model = scope.model
-        entries: list[Any] = scope.tasks
+        entries: list[TaskNode] = scope.tasks
         i = -1  # (positions counted, here and below: an enumerate object costs more than a short list's count)
         for t in model.tasks:
             i += 1
@@ -261,7 +262,7 @@ class _ScopePass:
             if type(t) in _LEAF_TASKS and not t._marks:
                 # the common case: a task model without marks (so its `id` is a string) and without
                 # child scopes
-                entries.append(_task_node(t, ptr, scope, i, ptr in copies, ptr not in invalid_ids))
+                entries.append(_task_node(t, ptr, scope, i, ptr in copies, ptr not in invalid_ids, _NO_CHILDREN))
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 entries.append(self.make_compound(t, ptr, scope, i))
             else:
@@ -275,19 +276,16 @@ class _ScopePass:
                     optr = sptr + (_OUTPUT[i] if i < SUFFIXES else f"/outputs/{i}")
                     usable = not bad_names or f"{optr}/name" not in bad_names
                     scope.outputs.append(_output_decl(name, o, optr, usable))
-            if scope.outputs:
-                entries = entries + [scope]
         if model.always:
-            entries = entries + self.make_cleanup(scope)
-        return entries
+            self.make_cleanup(scope)
 
-    def make_cleanup(self, scope: ScopeNode) -> list[TaskNode]:
+    def make_cleanup(self, scope: ScopeNode) -> None:
         """The nodes of `scope`'s cleanup tasks (`always`), made as in `enter`."""
         sptr, always, identity = scope.pointer, scope.always, self.identity
         for i, t in enumerate(scope.model.always):
             ptr = sptr + (_ALWAYS[i] if i < SUFFIXES else f"/always/{i}")
             if type(t) in _LEAF_TASKS and not t._marks:  # as in `tasks`, then marked as a cleanup task
-                node = _task_node(t, ptr, scope, i, ptr in identity.copies, ptr not in identity.invalid_ids)
+                node = _task_node(t, ptr, scope, i, ptr in identity.copies, ptr not in identity.invalid_ids, _NO_CHILDREN)
                 node.in_always = True
             elif type(t) in _COMPOUND_TASKS and not t._marks:
                 node = self.make_compound(t, ptr, scope, i)
@@ -295,13 +293,12 @@ class _ScopePass:
             else:
                 node = self.make_task(t, ptr, scope, i, True)
             always.append(node)
-        return always
 
     def make_compound(self, t: Any, ptr: str, scope: ScopeNode, index: int) -> TaskNode:
         """`make_task` for a task of a compound class without marks (so its `id` is a
         string and it is not broken; a cleanup task's caller sets `in_always`): its child
         scopes read from its fields directly, without `scopes_of`'s generic listing."""
-        node = _task_node(t, ptr, scope, index, ptr in self.identity.copies, ptr not in self.identity.invalid_ids)
+        node = _task_node(t, ptr, scope, index, ptr in self.identity.copies, ptr not in self.identity.invalid_ids, [])
         depth, group, foreach = scope.depth + 1, scope.group, scope.foreach
         children = node.children
         kind = type(t)
@@ -1450,6 +1447,10 @@ _CATALOG_PORTS = frozenset({OperationTask, TransformTask})
 _LEAF_TASKS = frozenset({OperationTask, TransformTask, ValueTask, CallTask})
 """Task classes without child scopes."""
 
+_NO_CHILDREN: list[ScopeNode] = ()  # type: ignore[assignment]
+"""The `children` of every task of a leaf class made inline (one empty tuple, not a list
+per task: nothing adds child scopes to such a task, and every reader only iterates them)."""
+
 _new = object.__new__
 """An IR node without its dataclass `__init__`, on the hot paths that set every field."""
 
@@ -1602,12 +1603,14 @@ def run(plan: TaskPlan, identity: IdentityTable, reporter: Reporter) -> CheckedP
 __all__ = ["run"]
 
 
-def _task_node(t: Any, ptr: str, scope: ScopeNode, index: int, duplicate: bool, id_ok: bool) -> TaskNode:
-    """`TaskNode(t.id, t, ptr, scope, index, False, [], {}, False, duplicate, id_ok)` for a
-    task without marks (so its `id` is a string, and it is not broken; a cleanup task's
-    caller sets `in_always`), without
-    the dataclass call (its argument tuple, frame and defaults), every field set
-    (tests/test_scope_fast_paths.py compares them all)."""
+def _task_node(
+    t: Any, ptr: str, scope: ScopeNode, index: int, duplicate: bool, id_ok: bool, children: list[ScopeNode]
+) -> TaskNode:
+    """`TaskNode(t.id, t, ptr, scope, index, False, children, {}, False, duplicate, id_ok)`
+    for a task without marks (so its `id` is a string, and it is not broken; a cleanup
+    task's caller sets `in_always`), without the dataclass call (its argument tuple, frame
+    and defaults), every field set (tests/test_scope_fast_paths.py compares them all).
+    `children`: a list to fill, or `_NO_CHILDREN` for a task of a leaf class."""
     node = _new(TaskNode)
     node.id = t.id
     node.model = t
@@ -1615,7 +1618,7 @@ def _task_node(t: Any, ptr: str, scope: ScopeNode, index: int, duplicate: bool, 
     node.scope = scope
     node.index = index
     node.in_always = False
-    node.children = []
+    node.children = children
     node.deps = {}
     node.broken = False
     node.duplicate = duplicate
