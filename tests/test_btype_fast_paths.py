@@ -210,3 +210,26 @@ def test_join_of_a_plain_scalar_with_itself_is_itself() -> None:
     for t in others:
         assert repr(bt.join(t, t)) == repr(bt.join(t, dataclasses.replace(t)))
     assert bt.join(others[-1], others[-1]) is not others[-1]
+
+
+def test_the_constructors_without_the_dataclass_call_give_the_dataclass_objects() -> None:
+    """`_btype` and `new_field` set every slot that `BType(...)` and `Field(...)` set (a
+    field added to a class must be added there too: an unset slot fails `getattr`), and
+    the objects compare and hash as the constructors' do: by the compared fields only,
+    as a frozen dataclass's would."""
+    import dataclasses
+
+    a, b = Slot("plan.yaml", "/a"), Slot("plan.yaml", "/b")
+    inner = make("string")
+    args = ("string", True, ("x", "y"), None, None, (), False, a, b, a, "text")
+    built, expected = bt._btype(*args), bt.BType(*args)
+    field_built, field_expected = bt.new_field("n", inner, False, b), Field("n", inner, False, b)
+    for x, y in ((built, expected), (field_built, field_expected)):
+        assert type(x) is type(y)
+        for f in dataclasses.fields(y):
+            assert getattr(x, f.name) == getattr(y, f.name), (type(y).__name__, f.name)
+        assert x == y and hash(x) == hash(y) and repr(x) == repr(y)
+    moved = bt._btype("string", True, ("x", "y"), None, None, (), False, b, None, None, None)  # slots differ
+    assert moved == built and hash(moved) == hash(built)
+    assert bt._btype("string", False, ("x", "y"), None, None, (), False, a, b, a, "text") != built
+    assert bt.new_field("n", inner, True, b) != field_built

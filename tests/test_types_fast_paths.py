@@ -95,3 +95,19 @@ def test_the_whole_result_of_a_task_without_ports_is_the_general_one() -> None:
 
     assert repr(types_pass._object({})) == repr(bt.object_of([], closed=True))
     assert types_pass._object({}) == bt.object_of([], closed=True)
+
+
+def test_task_types_built_without_the_dataclass_call_have_every_field() -> None:
+    """`_task_types` gives what `TaskTypes(ports, whole)` gives, field by field (a field
+    added to the class must be added there too: an unset slot fails `getattr`)."""
+    import dataclasses
+
+    from taskplan.ir.typed import TaskTypes
+    from taskplan.model import btype as bt
+
+    for ports, whole in ((None, None), ({}, bt.ANY), ({"a": bt.STRING}, bt.object_of([bt.new_field("a", bt.STRING)]))):
+        built, expected = types_pass._task_types(ports, whole), TaskTypes(ports, whole)
+        assert type(built) is TaskTypes
+        for f in dataclasses.fields(expected):
+            assert getattr(built, f.name) == getattr(expected, f.name), f.name
+        assert built.optional_ports is expected.optional_ports  # the class's own default object

@@ -51,7 +51,15 @@ class Slot(NamedTuple):
     pointer: str
 
 
-@dataclass(frozen=True, slots=True)
+# BType and Field are immutable values that are not `frozen` dataclasses: nothing assigns a
+# field of one once it is built (the constructors below are the only writers), and each is
+# hashable by its compared fields exactly as a frozen one is (`unsafe_hash`). A frozen
+# dataclass's guard (`__setattr__` raising) would make every construction store its fields
+# through `object.__setattr__`, or fill a twin class and swap `__class__` (twice the work of
+# making the object): the types pass builds a type for every literal of the plan.
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Field:
     """A declared field of an object type."""
 
@@ -62,9 +70,10 @@ class Field:
     """Where the field is declared (the property's schema, or the TaskInput)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BType:
-    """An immutable business type. Build it with the constructors below or `dataclasses.replace`."""
+    """An immutable business type (never assigned once built). Build it with the constructors
+    below or `dataclasses.replace`."""
 
     kind: str
     nullable: bool = False
@@ -106,7 +115,7 @@ class BType:
             index = {}
             for f in self.fields:
                 index.setdefault(f.name, f)
-            object.__setattr__(self, "_index", index)
+            self._index = index  # (the one field set after construction: a cache, not compared)
         return index.get(name)
 
     @property
@@ -140,20 +149,12 @@ class BType:
         return describe(self)
 
 
-# Fast construction. The __init__ of a frozen dataclass stores each field with
-# object.__setattr__(self, name, value); the types pass builds a type for every literal
-# of the plan, so `_btype` and `new_field` fill a writable twin class with the very same
-# slots and then make it the frozen class (`__class__` may be assigned between classes of
-# one layout): same class, same fields, equal objects, a fraction of the work. The
-# import-time check below falls back to the dataclass __init__ should that not hold.
+# Fast construction: the types pass builds a type for every literal of the plan, so
+# `_btype`, `new_field`, `plain` and `string_const` set every slot of a new object directly
+# (no dataclass __init__ call: its argument handling and frame); tests/test_btype_fast_paths.py
+# holds them to the constructors.
 
-
-class _DraftBType:
-    __slots__ = BType.__slots__
-
-
-class _DraftField:
-    __slots__ = Field.__slots__
+_new = object.__new__
 
 
 def _btype(
@@ -170,7 +171,7 @@ def _btype(
     description: str | None,
 ) -> BType:
     """`BType(...)` with every field given, positionally (no normalisation: see `make`)."""
-    t = _DraftBType()
+    t = _new(BType)
     t.kind = kind
     t.nullable = nullable
     t.enum = enum
@@ -183,42 +184,17 @@ def _btype(
     t.null_slot = null_slot
     t.description = description
     t._index = None
-    t.__class__ = BType  # type: ignore[assignment]
-    return t  # type: ignore[return-value]
+    return t
 
 
 def new_field(name: str, type: BType, required: bool = True, slot: Slot | None = None) -> Field:
     """`Field(name, type, required, slot)`, built the fast way (see `_btype`)."""
-    f = _DraftField()
+    f = _new(Field)
     f.name = name
     f.type = type
     f.required = required
     f.slot = slot
-    f.__class__ = Field  # type: ignore[assignment]
-    return f  # type: ignore[return-value]
-
-
-def _check_fast_construction() -> None:
-    global _btype, new_field
-    slot = Slot("f", "/p")
-    try:
-        t = _btype("string", True, ("a",), None, None, (), False, slot, slot, slot, "d")
-        f = new_field("a", t, False, slot)
-        same = (
-            type(t) is BType
-            and repr(t) == repr(BType("string", True, ("a",), None, None, (), False, slot, slot, slot, "d"))
-            and t._index is None
-            and type(f) is Field
-            and repr(f) == repr(Field("a", t, False, slot))
-        )
-    except TypeError:  # pragma: no cover - an interpreter that refuses the assignment
-        same = False
-    if not same:  # pragma: no cover
-        _btype = BType  # type: ignore[assignment]
-        new_field = Field  # type: ignore[assignment]
-
-
-_check_fast_construction()
+    return f
 
 
 ANY_ITEMS: "BType"
@@ -301,20 +277,19 @@ def scalar(kind: str, origin: Slot | None = None) -> BType:
 def plain(kind: str, origin: Slot | None = None) -> BType:
     """`scalar(kind, origin)` for `string`, `number`, `integer` or `boolean` (the types of
     most literals and computed values): `_btype`'s work without its call."""
-    t = _DraftBType()
+    t = _new(BType)
     t.kind = kind
     t.nullable = False
     t.enum = t.const = t.items = t.enum_slot = t.null_slot = t.description = t._index = None
     t.fields = ()
     t.closed = False
     t.origin = origin
-    t.__class__ = BType  # type: ignore[assignment]
-    return t  # type: ignore[return-value]
+    return t
 
 
 def string_const(text: str, origin: Slot | None = None) -> BType:
     """The type of a string literal: `make("string", const=text, origin=origin, enum_slot=origin)`."""
-    t = _DraftBType()
+    t = _new(BType)
     t.kind = "string"
     t.nullable = False
     t.const = text
@@ -322,17 +297,7 @@ def string_const(text: str, origin: Slot | None = None) -> BType:
     t.fields = ()
     t.closed = False
     t.origin = t.enum_slot = origin
-    t.__class__ = BType  # type: ignore[assignment]
-    return t  # type: ignore[return-value]
-
-
-if _btype is BType:  # pragma: no cover - the fast construction is refused (_check_fast_construction)
-
-    def plain(kind: str, origin: Slot | None = None) -> BType:
-        return _btype(kind, False, None, None, None, (), False, origin, None, None, None)
-
-    def string_const(text: str, origin: Slot | None = None) -> BType:
-        return _btype("string", False, None, text, None, (), False, origin, origin, None, None)
+    return t
 
 
 def new_slot(file: str, pointer: str) -> Slot:

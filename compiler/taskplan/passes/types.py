@@ -355,12 +355,12 @@ class _Typer:
         m = t.model
         if t.broken:
             # In error: unknown ports, not checked further; its nested tasks still are.
-            tasks[t] = TaskTypes(None, None)
+            tasks[t] = _task_types(None, None)
             for child in t.children:
                 self._scope(child)
             return
         kind = _TASK_KINDS.get(type(m)) or _handler(_TASK_KINDS, m)
-        tasks[t] = kind(self, t, m) if kind is not None else TaskTypes(None, None)
+        tasks[t] = kind(self, t, m) if kind is not None else _task_types(None, None)
 
     def _transform(self, t: TaskNode, m: TransformTask) -> TaskTypes:
         pointer, scope, values, kinds = t.pointer, t.scope, self.values, _VALUE_KINDS
@@ -373,8 +373,8 @@ class _Typer:
             i += 1
         result = self.task_type(m.resultType, f"{t.pointer}/resultType")
         if result is None or result.kind != "object":
-            return TaskTypes(None, None)
-        return TaskTypes({f.name: f.type for f in result.fields}, result)
+            return _task_types(None, None)
+        return _task_types({f.name: f.type for f in result.fields}, result)
 
     def _value_task(self, t: TaskNode, m: ValueTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
@@ -387,19 +387,19 @@ class _Typer:
                 vt = values[ptr] = kind(self, v, ptr, scope) if kind is not None and not v._marks else self._value(v, ptr, scope)
                 ports.setdefault(o.name, vt)
             i += 1
-        return TaskTypes(ports, _object(ports))
+        return _task_types(ports, _object(ports))
 
     def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
         body = t.child(BODY)
         ports = self._scope(body) if body is not None else {}
-        return TaskTypes(ports, _object(ports))
+        return _task_types(ports, _object(ports))
 
     def _parallel(self, t: TaskNode, m: ParallelTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
         for branch in t.children:
             for name, ty in self._scope(branch).items():
                 ports.setdefault(name, ty)
-        return TaskTypes(ports, _object(ports))
+        return _task_types(ports, _object(ports))
 
     def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         # Most tasks call an operation many others call, binding the same names: what the
@@ -478,7 +478,7 @@ class _Typer:
                 value_ptr = pointer + (_INPUT_VALUE[i] if i < _SUFFIXES else f"/inputs/{i}/value")
                 bindings.append((i, b, value_ptr, value(b.value, value_ptr, scope)))
         if self.catalog is None:
-            return TaskTypes(None, None)
+            return _task_types(None, None)
         res = self.catalog.resolve(m.operation)
         if not res.ok:
             if res.code is not None:
@@ -489,7 +489,7 @@ class _Typer:
                     subject={"task": t.id or ""},
                     hint=res.hint(),
                 )
-            return TaskTypes(None, None)
+            return _task_types(None, None)
         op = res.operation
         assert op is not None
         contract = self._contracts.get(op)
@@ -601,7 +601,7 @@ class _Typer:
                 values.append((i, b, self.value(b.value, ptr, t.scope)))
             i += 1
         if group is None:
-            return TaskTypes(None, None)
+            return _task_types(None, None)
         seen: set[str] = set()
         bad_names = self._bad_names  # (IdentityTable.name_ok, without building the pointer when empty)
         for i, b, vt in values:
@@ -632,8 +632,8 @@ class _Typer:
         if found is None:
             ports = self._group(group)
             if ports is None:
-                return TaskTypes(None, None)
-            found = self._call_ports[group] = TaskTypes(ports, _object(ports))
+                return _task_types(None, None)
+            found = self._call_ports[group] = _task_types(ports, _object(ports))
         return found  # (shared by the group's calls, read only)
 
     def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
@@ -676,7 +676,7 @@ class _Typer:
                     ],
                 )
             ports[name] = joined
-        return TaskTypes(ports, _object(ports))
+        return _task_types(ports, _object(ports))
 
     def _foreach(self, t: TaskNode, m: ForeachTask) -> TaskTypes:
         items_ptr = f"{t.pointer}/items"
@@ -706,7 +706,7 @@ class _Typer:
         array_of = bt.array_of
         for name, ty in outs.items():
             ports[name] = array_of(ty) if ty is not None else None
-        return TaskTypes(ports, _object(ports))
+        return _task_types(ports, _object(ports))
 
     # ================================================================= values
 
@@ -1229,6 +1229,23 @@ class _Typer:
 
 
 # ===================================================================== helpers
+
+
+def _task_types(ports: dict[str, BType | None] | None, whole: BType | None) -> TaskTypes:
+    """`TaskTypes(ports, whole)` (no operation, no optional port) without the dataclass call
+    (its `__init__` runs through the type's call: several times the work of the fields'
+    stores); every field set (tests/test_types_fast_paths.py compares them all)."""
+    found = _new(TaskTypes)
+    found.ports = ports
+    found.whole = whole
+    found.operation = None
+    found.optional_ports = _NO_OPTIONAL_PORTS
+    return found
+
+
+_new = object.__new__
+_NO_OPTIONAL_PORTS: frozenset[str] = TaskTypes.__dataclass_fields__["optional_ports"].default
+"""The class's own default (the one object its constructor gives every instance)."""
 
 
 def _object(ports: dict[str, BType | None]) -> BType | None:
