@@ -377,7 +377,11 @@ class _ScopePass:
         for task in self.walk:
             if type(task) is ScopeNode:  # a scope's `outputs`
                 for o in task.outputs:
-                    values(o.pointer + "/value", o.model.value, None, task)
+                    v = o.model.value
+                    if type(v) is OutputValue and inline:  # (`values`' commonest case, without its call)
+                        read_task(REF_OUTPUT, o.pointer + "/value", v.source, v.port, None, task)
+                    else:
+                        values(o.pointer + "/value", v, None, task)
                 continue
             scope = task.scope
             model = task.model
@@ -448,7 +452,11 @@ class _ScopePass:
                 for b in model.inputs:
                     i += 1
                     if type(b) is TaskOutput and type(v := b.value) in readers:
-                        values(ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value"), v, task, scope)
+                        vptr = ptr + (INPUT_VALUE[i] if i < SUFFIXES else f"/inputs/{i}/value")
+                        if type(v) is OutputValue and inline:  # (as for `outputs`)
+                            read_task(REF_OUTPUT, vptr, v.source, v.port, task, scope)
+                        else:
+                            values(vptr, v, task, scope)
                 if kind is TransformTask:
                     continue  # its ports are its resultType's (the types pass's)
             elif kind in _NO_VALUES and inline:
