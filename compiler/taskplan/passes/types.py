@@ -310,9 +310,7 @@ class _Typer:
             return self.out.scope_outputs.get(scope, {})
         self._scopes_done.add(scope)
         task, tasks, kinds = self._task, self.tasks, _TASK_KINDS
-        for t in scope.order:
-            if t in tasks:
-                continue
+        for t in scope.order:  # (none typed yet: a task is in one scope's list, each scope typed once)
             kind = kinds.get(type(t.model))
             if kind is None or t.broken:
                 task(t)
