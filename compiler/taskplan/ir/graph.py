@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from taskplan.fastinit import maker
 from taskplan.workflow import dialect
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -290,16 +291,13 @@ def new_workflow(name: str, source: str) -> Workflow:
     return wf
 
 
-def new_input(schema: dict[str, Any]) -> WorkflowInput:
+new_input = maker(
+    WorkflowInput,
+    ("schema",),
     """`WorkflowInput(schema)` (required, no default), made without calling the class
     (see `new_expr`): a child workflow's input, one for each capture. Held to the class
-    call by tests/test_lower_fast_paths.py."""
-    inp = _new(WorkflowInput)
-    inp.schema = schema
-    inp.required = True
-    inp.default = None
-    inp.has_default = False
-    return inp
+    call by tests/test_lower_fast_paths.py.""",
+)
 
 
 @dataclass(slots=True, eq=False)

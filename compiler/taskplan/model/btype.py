@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from taskplan.fastinit import maker
 from taskplan.source.pointer import FIELD as _FIELD
 from taskplan.source.pointer import SUFFIXES as _SUFFIXES
 
@@ -187,14 +188,7 @@ def _btype(
     return t
 
 
-def new_field(name: str, type: BType, required: bool = True, slot: Slot | None = None) -> Field:
-    """`Field(name, type, required, slot)`, built the fast way (see `_btype`)."""
-    f = _new(Field)
-    f.name = name
-    f.type = type
-    f.required = required
-    f.slot = slot
-    return f
+new_field = maker(Field, ("name", "type", "required", "slot"), """`Field(name, type, required=True, slot=None)`, built the fast way (see `_btype`).""")
 
 
 ANY_ITEMS: "BType"

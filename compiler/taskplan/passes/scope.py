@@ -33,6 +33,7 @@ from taskplan.source.pointer import DEPENDS_ON as _DEPENDS_ON
 from taskplan.source.pointer import INPUT_VALUE, ITEM, MEMBER_VALUE, OUTPUT_VALUE, SUFFIXES
 from taskplan.source.pointer import OUTPUT as _OUTPUT
 from taskplan.source.pointer import TASK as _TASK
+from taskplan.fastinit import maker
 from taskplan.ir.checked import (
     BODY,
     BRANCH,
@@ -1484,13 +1485,7 @@ def _resolution(
     return res
 
 
-def _dependency(task: TaskNode, pointers: list[str], explicit: bool, reads: bool) -> Dependency:
-    dep = _new(Dependency)
-    dep.task = task
-    dep.pointers = pointers
-    dep.explicit = explicit
-    dep.reads = reads
-    return dep
+_dependency = maker(Dependency, ("task", "pointers", "explicit", "reads"))
 
 
 def _capture(kind: str, source: str | None, port: str | None, target: Any) -> Capture:

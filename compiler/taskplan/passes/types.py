@@ -59,6 +59,7 @@ from taskplan.model.plan import (
     is_broken,
 )
 
+from taskplan.fastinit import maker
 from taskplan.passes.subjects import subject_at
 from taskplan.source.pointer import INPUT_VALUE as _INPUT_VALUE  # pointer suffixes, made once
 from taskplan.source.pointer import ITEM as _ITEM
@@ -1229,21 +1230,12 @@ class _Typer:
 # ===================================================================== helpers
 
 
-def _task_types(ports: dict[str, BType | None] | None, whole: BType | None) -> TaskTypes:
-    """`TaskTypes(ports, whole)` (no operation, no optional port) without the dataclass call
-    (its `__init__` runs through the type's call: several times the work of the fields'
-    stores); every field set (tests/test_types_fast_paths.py compares them all)."""
-    found = _new(TaskTypes)
-    found.ports = ports
-    found.whole = whole
-    found.operation = None
-    found.optional_ports = _NO_OPTIONAL_PORTS
-    return found
-
-
-_new = object.__new__
-_NO_OPTIONAL_PORTS: frozenset[str] = TaskTypes.__dataclass_fields__["optional_ports"].default
-"""The class's own default (the one object its constructor gives every instance)."""
+_task_types = maker(
+    TaskTypes,
+    ("ports", "whole"),
+    """`TaskTypes(ports, whole)` (no operation, no optional port) without the dataclass call;
+    every field set (tests/test_types_fast_paths.py compares them all).""",
+)
 
 
 def _object(ports: dict[str, BType | None]) -> BType | None:
