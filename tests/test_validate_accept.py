@@ -646,18 +646,27 @@ def test_call_graphs_cycles_and_depth(seed):
     assert outcomes == {True, False}
 
 
+def _called_from_w0(callee: dict) -> dict:
+    """A document whose entry workflow w0 calls `callee` (w1) and does nothing else."""
+    return {"version": 1, "name": "h", "entrypoint": "w0", "workflows": {
+        "w0": {"steps": [{"id": "c", "type": "workflow.call", "workflow": "w1"}]}, "w1": callee}}
+
+
+def _agreed_verdict(doc, limits: Limits) -> bool:
+    """The accept path's verdict on `doc`, held to the full path's: no findings exactly
+    when it accepts (`_check` holds only its acceptances)."""
+    accepted = validate_module._accepts(doc, limits)
+    assert (_full_findings(doc, limits) == []) == accepted
+    return accepted
+
+
 @pytest.mark.parametrize("section", ["steps", "finally"])
 @pytest.mark.parametrize("depth", [1, 2])
 def test_a_called_workflows_own_height(section, depth):
     """A workflow that calls nothing is as high as its top level, in `steps` or in
     `finally` alone (`_Accept._workflow` sets that level, not `_list`)."""
     callee = {"steps": [], section: [{"id": "s", "type": "set", "value": 1}]}
-    doc = {"version": 1, "name": "h", "entrypoint": "w0", "workflows": {
-        "w0": {"steps": [{"id": "c", "type": "workflow.call", "workflow": "w1"}]}, "w1": callee}}
-    limits = Limits(max_workflow_depth=depth)
-    accepted = validate_module._accepts(doc, limits)
-    assert accepted == (depth == 2)
-    assert (_full_findings(doc, limits) == []) == accepted
+    assert _agreed_verdict(_called_from_w0(callee), Limits(max_workflow_depth=depth)) == (depth == 2)
 
 
 @pytest.mark.parametrize("depth", [2, 3])
@@ -667,12 +676,7 @@ def test_cleanup_does_not_lower_a_workflows_height(depth):
     callee = {"inputs": {"x": {"type": {"type": "integer"}, "required": False}},
               "steps": [{"id": "w", "type": "switch", "cases": [case]}],
               "finally": [{"id": "f", "type": "set", "value": 1}]}
-    doc = {"version": 1, "name": "h", "entrypoint": "w0", "workflows": {
-        "w0": {"steps": [{"id": "c", "type": "workflow.call", "workflow": "w1"}]}, "w1": callee}}
-    limits = Limits(max_workflow_depth=depth)
-    accepted = validate_module._accepts(doc, limits)
-    assert accepted == (depth == 3)
-    assert (_full_findings(doc, limits) == []) == accepted
+    assert _agreed_verdict(_called_from_w0(callee), Limits(max_workflow_depth=depth)) == (depth == 3)
 
 
 @pytest.mark.parametrize("required", [None, True, False])
