@@ -10,6 +10,7 @@ and the recorded artifact bindings must be the same."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -111,3 +112,79 @@ def test_task_types_built_without_the_dataclass_call_have_every_field() -> None:
         for f in dataclasses.fields(expected):
             assert getattr(built, f.name) == getattr(expected, f.name), f.name
         assert built.optional_ports is expected.optional_ports  # the class's own default object
+
+
+def test_shared_whole_results_are_what_each_task_would_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`_Typer._whole` and the foreach's arrays give one type object to every task whose
+    ports are the same objects: on every plan, the diagnostics, value types and each task's
+    ports and whole result (repr: slots and descriptions included) are what a new
+    `_object(ports)` and `bt.array_of(ty)` per task give, and sharing did happen."""
+    from taskplan.model import btype as bt
+
+    shared = 0
+    original = types_pass._Typer._whole
+
+    def counting(self: Any, ports: dict[str, Any]) -> Any:
+        nonlocal shared
+        before = len(self._wholes)
+        found = original(self, ports)
+        shared += found is not None and found is not types_pass._NO_PORTS and len(self._wholes) == before
+        return found
+
+    class _NoArrays(dict):  # a memo that never finds anything: a new array per foreach
+        def get(self, key: Any, default: Any = None) -> Any:
+            return default
+
+    def unshared_init(self: Any, *args: Any) -> None:
+        original_init(self, *args)
+        self._arrays = _NoArrays()
+
+    original_init = types_pass._Typer.__init__
+    benchmarks = str(ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    from generate import catalog as generated_catalog
+    from generate import plan as generated_plan
+
+    catalog = tmp_path / "generated.catalog.json"
+    catalog.write_text(json.dumps(generated_catalog(5)))
+    generated_plans = [  # (the sides of each conditional read one port of one of 5 operations: shared wholes)
+        (json.dumps(generated_plan(n, 5)).encode(), f"generated-{n}.taskplan.json", load_catalog_set([str(catalog)])) for n in (40, 400)
+    ]
+    checked = 0
+    for data, path, catalogs in _plans() + generated_plans:
+        with monkeypatch.context() as m:
+            m.setattr(types_pass._Typer, "_whole", counting)
+            fast = _dump(check_plan(path, catalogs=catalogs, text=data))
+        with monkeypatch.context() as m:
+            m.setattr(types_pass._Typer, "_whole", lambda self, ports: types_pass._object(ports))
+            m.setattr(types_pass._Typer, "__init__", unshared_init)
+            assert fast == _dump(check_plan(path, catalogs=catalogs, text=data)), path
+        checked += 1
+    assert checked > 100
+    assert shared > 20  # wholes were shared
+    assert bt.array_of(bt.STRING) is not bt.array_of(bt.STRING)  # (what the unshared run builds: a new one)
+
+
+def test_a_whole_is_shared_only_by_tasks_whose_ports_are_the_same_objects() -> None:
+    """Equal port types written at different places (their slots differ) do not share a
+    whole: a shared whole carries its ports' own objects, slots and descriptions."""
+    from taskplan.model import btype as bt
+    from taskplan.model.btype import Slot
+
+    typer = types_pass._Typer.__new__(types_pass._Typer)
+    typer._wholes = {}
+    here = bt.make("string", enum=["a", "b"], origin=Slot("p", "/tasks/0"), enum_slot=Slot("p", "/tasks/0/enum"), description="d")
+    there = bt.make("string", enum=["a", "b"], origin=Slot("p", "/tasks/1"), enum_slot=Slot("p", "/tasks/1/enum"), description="d")
+    nested = bt.object_of([bt.new_field("x", bt.array_of(here), False, Slot("p", "/x"))], closed=False, nullable=True, null_slot=Slot("p", "/n"))
+    assert here == there and repr(here) != repr(there)
+    for ports in ({"a": here}, {"a": here, "b": nested}, {"b": nested, "a": here}, {"a": bt.NULL}):
+        whole = typer._whole(dict(ports))
+        assert repr(whole) == repr(types_pass._object(ports))
+        assert typer._whole(dict(ports)) is whole  # the same objects: one whole
+        assert [f.type for f in whole.fields] == list(ports.values())
+    assert typer._whole({"a": there}) is not typer._whole({"a": here})
+    assert repr(typer._whole({"a": there}).fields[0].type) == repr(there)
+    assert typer._whole({"b": here}) is not typer._whole({"a": here})  # names count, and their order
+    assert typer._whole({"a": here, "b": nested}) is not typer._whole({"b": nested, "a": here})
+    assert typer._whole({"a": here, "b": None}) is None and typer._whole({}) is types_pass._NO_PORTS

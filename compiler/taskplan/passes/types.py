@@ -183,6 +183,11 @@ class _Typer:
         self._call_ports: dict[GroupNode, TaskTypes] = {}
         """Group -> the typed interface of a call of it, once its body is typed (shared by
         its calls, read only)."""
+        self._wholes: dict[tuple, BType] = {}
+        """(port names..., ids of their types...) -> the whole result of the tasks with those
+        ports (`_whole`; each key's types are kept alive by its whole's fields)."""
+        self._arrays: dict[int, BType] = {}
+        """id(type) -> the array of it a foreach collects (`_foreach`; kept alive by the array)."""
 
     # ================================================================== driver
 
@@ -386,19 +391,19 @@ class _Typer:
                 vt = values[ptr] = kind(self, v, ptr, scope) if kind is not None and not v._marks else self._value(v, ptr, scope)
                 ports.setdefault(o.name, vt)
             i += 1
-        return _task_types(ports, _object(ports))
+        return _task_types(ports, _object(ports))  # (not `_whole`: its literal ports are new types)
 
     def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
         body = t.child(BODY)
         ports = self._scope(body) if body is not None else {}
-        return _task_types(ports, _object(ports))
+        return _task_types(ports, self._whole(ports))
 
     def _parallel(self, t: TaskNode, m: ParallelTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
         for branch in t.children:
             for name, ty in self._scope(branch).items():
                 ports.setdefault(name, ty)
-        return _task_types(ports, _object(ports))
+        return _task_types(ports, self._whole(ports))
 
     def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         # Most tasks call an operation many others call, binding the same names: what the
@@ -632,7 +637,7 @@ class _Typer:
             ports = self._group(group)
             if ports is None:
                 return _task_types(None, None)
-            found = self._call_ports[group] = _task_types(ports, _object(ports))
+            found = self._call_ports[group] = _task_types(ports, self._whole(ports))
         return found  # (shared by the group's calls, read only)
 
     def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
@@ -675,7 +680,7 @@ class _Typer:
                     ],
                 )
             ports[name] = joined
-        return _task_types(ports, _object(ports))
+        return _task_types(ports, self._whole(ports))
 
     def _foreach(self, t: TaskNode, m: ForeachTask) -> TaskTypes:
         items_ptr = f"{t.pointer}/items"
@@ -702,10 +707,34 @@ class _Typer:
         body = t.child(FOREACH_BODY)
         outs = self._scope(body) if body is not None else {}
         ports: dict[str, BType | None] = {}
-        array_of = bt.array_of
+        arrays = self._arrays  # (`bt.array_of(ty)`, one for every foreach collecting `ty`: see `_whole`)
         for name, ty in outs.items():
-            ports[name] = array_of(ty) if ty is not None else None
-        return _task_types(ports, _object(ports))
+            if ty is not None:
+                array = arrays.get(id(ty))
+                if array is None:
+                    array = arrays[id(ty)] = bt.array_of(ty)
+                ports[name] = array
+            else:
+                ports[name] = None
+        return _task_types(ports, self._whole(ports))
+
+    def _whole(self, ports: dict[str, BType | None]) -> BType | None:
+        """`_object(ports)`, one object for every task whose ports are the same type objects:
+        a scope's outputs that read other tasks' ports (an operation's contract types), the
+        sides of a conditional that read one port, a foreach collecting one type. The whole
+        has no slot of its own (no origin; fields without slots), so it is a pure function of
+        its ports' names and type objects: sharing it changes no diagnostic, and lower finds
+        its schema by identity (tests/test_types_fast_paths.py). (Not for a value task: its
+        ports are mostly literals, a new type each.)"""
+        if not ports:
+            return _NO_PORTS
+        key = (*ports, *map(id, ports.values()))  # (names, then ids: no Python step per port)
+        whole = self._wholes.get(key)
+        if whole is None:
+            whole = _object(ports)
+            if whole is not None:  # (unknown when a port is: None's id is in the key, never stored)
+                self._wholes[key] = whole
+        return whole
 
     # ================================================================= values
 
