@@ -115,12 +115,10 @@ def test_task_types_built_without_the_dataclass_call_have_every_field() -> None:
 
 
 def test_shared_whole_results_are_what_each_task_would_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`_Typer._whole` and the foreach's arrays give one type object to every task whose
-    ports are the same objects: on every plan, the diagnostics, value types and each task's
-    ports and whole result (repr: slots and descriptions included) are what a new
-    `_object(ports)` and `bt.array_of(ty)` per task give, and sharing did happen."""
-    from taskplan.model import btype as bt
-
+    """`_Typer._whole` gives one type object to every task whose ports are the same
+    objects: on every plan, the diagnostics, value types and each task's ports and whole
+    result (repr: slots and descriptions included) are what a new `_object(ports)` per task
+    gives, and sharing did happen."""
     shared = 0
     original = types_pass._Typer._whole
 
@@ -128,18 +126,9 @@ def test_shared_whole_results_are_what_each_task_would_build(monkeypatch: pytest
         nonlocal shared
         before = len(self._wholes)
         found = original(self, ports)
-        shared += found is not None and found is not types_pass._NO_PORTS and len(self._wholes) == before
+        shared += found is not None and len(self._wholes) == before
         return found
 
-    class _NoArrays(dict):  # a memo that never finds anything: a new array per foreach
-        def get(self, key: Any, default: Any = None) -> Any:
-            return default
-
-    def unshared_init(self: Any, *args: Any) -> None:
-        original_init(self, *args)
-        self._arrays = _NoArrays()
-
-    original_init = types_pass._Typer.__init__
     benchmarks = str(ROOT / "benchmarks")
     if benchmarks not in sys.path:
         sys.path.insert(0, benchmarks)
@@ -158,12 +147,10 @@ def test_shared_whole_results_are_what_each_task_would_build(monkeypatch: pytest
             fast = _dump(check_plan(path, catalogs=catalogs, text=data))
         with monkeypatch.context() as m:
             m.setattr(types_pass._Typer, "_whole", lambda self, ports: types_pass._object(ports))
-            m.setattr(types_pass._Typer, "__init__", unshared_init)
             assert fast == _dump(check_plan(path, catalogs=catalogs, text=data)), path
         checked += 1
     assert checked > 100
     assert shared > 20  # wholes were shared
-    assert bt.array_of(bt.STRING) is not bt.array_of(bt.STRING)  # (what the unshared run builds: a new one)
 
 
 def test_a_whole_is_shared_only_by_tasks_whose_ports_are_the_same_objects() -> None:
@@ -182,9 +169,9 @@ def test_a_whole_is_shared_only_by_tasks_whose_ports_are_the_same_objects() -> N
         whole = typer._whole(dict(ports))
         assert repr(whole) == repr(types_pass._object(ports))
         assert typer._whole(dict(ports)) is whole  # the same objects: one whole
-        assert [f.type for f in whole.fields] == list(ports.values())
+        assert all(f.type is t for f, t in zip(whole.fields, ports.values(), strict=True))  # its ports themselves
     assert typer._whole({"a": there}) is not typer._whole({"a": here})
     assert repr(typer._whole({"a": there}).fields[0].type) == repr(there)
     assert typer._whole({"b": here}) is not typer._whole({"a": here})  # names count, and their order
     assert typer._whole({"a": here, "b": nested}) is not typer._whole({"b": nested, "a": here})
-    assert typer._whole({"a": here, "b": None}) is None and typer._whole({}) is types_pass._NO_PORTS
+    assert typer._whole({"a": here, "b": None}) is None and typer._whole({"a": None}) is None

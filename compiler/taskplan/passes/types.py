@@ -186,8 +186,6 @@ class _Typer:
         self._wholes: dict[tuple, BType] = {}
         """(port names..., ids of their types...) -> the whole result of the tasks with those
         ports (`_whole`; each key's types are kept alive by its whole's fields)."""
-        self._arrays: dict[int, BType] = {}
-        """id(type) -> the array of it a foreach collects (`_foreach`; kept alive by the array)."""
 
     # ================================================================== driver
 
@@ -396,14 +394,14 @@ class _Typer:
     def _sequence(self, t: TaskNode, m: SequenceTask) -> TaskTypes:
         body = t.child(BODY)
         ports = self._scope(body) if body is not None else {}
-        return _task_types(ports, self._whole(ports))
+        return _task_types(ports, self._whole(ports) if ports else _NO_PORTS)
 
     def _parallel(self, t: TaskNode, m: ParallelTask) -> TaskTypes:
         ports: dict[str, BType | None] = {}
         for branch in t.children:
             for name, ty in self._scope(branch).items():
                 ports.setdefault(name, ty)
-        return _task_types(ports, self._whole(ports))
+        return _task_types(ports, self._whole(ports) if ports else _NO_PORTS)
 
     def _operation(self, t: TaskNode, m: OperationTask) -> TaskTypes:
         # Most tasks call an operation many others call, binding the same names: what the
@@ -637,7 +635,7 @@ class _Typer:
             ports = self._group(group)
             if ports is None:
                 return _task_types(None, None)
-            found = self._call_ports[group] = _task_types(ports, self._whole(ports))
+            found = self._call_ports[group] = _task_types(ports, self._whole(ports) if ports else _NO_PORTS)
         return found  # (shared by the group's calls, read only)
 
     def _conditional(self, t: TaskNode, m: ConditionalTask) -> TaskTypes:
@@ -680,7 +678,7 @@ class _Typer:
                     ],
                 )
             ports[name] = joined
-        return _task_types(ports, self._whole(ports))
+        return _task_types(ports, self._whole(ports) if ports else _NO_PORTS)
 
     def _foreach(self, t: TaskNode, m: ForeachTask) -> TaskTypes:
         items_ptr = f"{t.pointer}/items"
@@ -707,28 +705,24 @@ class _Typer:
         body = t.child(FOREACH_BODY)
         outs = self._scope(body) if body is not None else {}
         ports: dict[str, BType | None] = {}
-        arrays = self._arrays  # (`bt.array_of(ty)`, one for every foreach collecting `ty`: see `_whole`)
+        array_of = bt.array_of
         for name, ty in outs.items():
-            if ty is not None:
-                array = arrays.get(id(ty))
-                if array is None:
-                    array = arrays[id(ty)] = bt.array_of(ty)
-                ports[name] = array
-            else:
-                ports[name] = None
-        return _task_types(ports, self._whole(ports))
+            ports[name] = array_of(ty) if ty is not None else None
+        return _task_types(ports, _object(ports))  # (not `_whole`: its arrays are new types)
 
     def _whole(self, ports: dict[str, BType | None]) -> BType | None:
-        """`_object(ports)`, one object for every task whose ports are the same type objects:
-        a scope's outputs that read other tasks' ports (an operation's contract types), the
-        sides of a conditional that read one port, a foreach collecting one type. The whole
+        """`_object(ports)` for ports (at least one), one object for every task whose ports
+        are the same type objects: a scope's outputs that read other tasks' ports (an
+        operation's contract types), the sides of a conditional that read one port. The whole
         has no slot of its own (no origin; fields without slots), so it is a pure function of
         its ports' names and type objects: sharing it changes no diagnostic, and lower finds
-        its schema by identity (tests/test_types_fast_paths.py). (Not for a value task: its
-        ports are mostly literals, a new type each.)"""
-        if not ports:
-            return _NO_PORTS
-        key = (*ports, *map(id, ports.values()))  # (names, then ids: no Python step per port)
+        its schema by identity (tests/test_types_fast_paths.py). (Not for a value task, nor a
+        foreach: their ports are new types, literals and arrays, never met again.)"""
+        if len(ports) == 1:  # (the commonest: one output)
+            ((name, t),) = ports.items()
+            key: tuple = (name, id(t))
+        else:
+            key = (*ports, *map(id, ports.values()))  # (names, then ids: no Python step per port)
         whole = self._wholes.get(key)
         if whole is None:
             whole = _object(ports)
