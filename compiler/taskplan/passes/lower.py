@@ -404,22 +404,22 @@ def _schema_key(t: BType) -> tuple:
     """What `bt.to_json_schema(t)` reads, as a hashable value: kind, nullability, values,
     closedness, description, and for an object each field's name, requiredness and the key
     of its type, for an array the key of its items' type (an array of `never` has no items,
-    only their description). Equal keys make equal schemas. One walk of the type, a leaf
-    field's key made inline (most fields are leaves: no call for them)."""
+    only their description). Equal keys make equal schemas. One walk of the type, one
+    tuple per field: (name, requiredness, the key of its type) or, for a leaf field (most
+    are: no call for them), (name, requiredness, kind, nullability, values, closedness,
+    description), inline (the lengths differ, so neither is taken for the other)."""
     kind = t.kind
     sub: Any = None
     if kind == "object":
         parts: list[Any] = []
-        add = parts.append  # (three appends: `parts += (...)` would make a tuple per field)
+        add = parts.append
         for f in t.fields:
             ft = f.type
-            add(f.name)
-            add(f.required)
             fk = ft.kind
             if fk == "object" or fk == "array":
-                add(_schema_key(ft))
+                add((f.name, f.required, _schema_key(ft)))
             else:
-                add((fk, ft.nullable, ft.enum, ft.const, ft.closed, ft.description, None))
+                add((f.name, f.required, fk, ft.nullable, ft.enum, ft.const, ft.closed, ft.description))
         sub = tuple(parts)
     elif kind == "array":
         items = t.items or bt.ANY
