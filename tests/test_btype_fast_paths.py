@@ -1,7 +1,7 @@
 """The fast constructors of taskplan.model.btype give exactly what the general path
-(`make`, with its normalisation) gives: `plain`, `string_const`, `new_slot`, `array_of`, `object_of` and
-`from_task_type` (which builds its types without `make`). Compared by `repr`, so
-that the slots (which take no part in equality) are compared too."""
+(`make`, with its normalisation) gives: `plain`, `string_const`, `new_slot`, `array_of`,
+`object_of`, `closed_object` and `from_task_type` (which builds its types without `make`).
+Compared by `repr`, so that the slots (which take no part in equality) are compared too."""
 
 from __future__ import annotations
 
@@ -70,6 +70,11 @@ def test_object_of_is_make(types: list[bt.BType], closed: bool, origin: Slot | N
     assert repr(bt.object_of(fields, closed=closed, origin=origin)) == repr(expected)
     assert repr(bt.object_of(iter(fields), closed=closed, origin=origin)) == repr(expected)
     assert repr(bt.object_of(fields)) == repr(make("object", fields=fields, closed=True))
+    closed_expected = make("object", fields=fields, closed=True, origin=origin)
+    assert repr(bt.closed_object(fields, origin)) == repr(closed_expected)
+    assert repr(bt.closed_object(iter(fields), origin)) == repr(closed_expected)
+    assert repr(bt.closed_object(fields)) == repr(make("object", fields=fields, closed=True))
+    assert bt.closed_object(fields)._index is None
 
 
 # ------------------------------------------------------------- from_task_type

@@ -792,7 +792,7 @@ class _Typer:
             elif member.name not in names:
                 names.add(member.name)
                 fields.append(bt.new_field(member.name, mt, True, new_slot(self.file, mptr)))
-        return bt.object_of(fields, closed=True, origin=new_slot(self.file, ptr)) if known else None
+        return bt.closed_object(fields, new_slot(self.file, ptr)) if known else None
 
     def _array(self, v: ArrayValue, ptr: str, scope: ScopeNode | None) -> BType | None:
         types = self._items(v.items, ptr, scope)
@@ -1271,13 +1271,13 @@ def _object(ports: dict[str, BType | None]) -> BType | None:
         if t is None:
             return None
         fields.append(new_field(name, t))
-    return bt.object_of(fields, closed=True)
+    return bt.closed_object(fields)
 
 
 _NUMERIC = frozenset({"integer", "number"})
 """The kinds `less` and the other orderings compare as numbers."""
 
-_NO_PORTS = bt.object_of((), closed=True)
+_NO_PORTS = bt.closed_object(())
 """The whole result of a task without ports (read only)."""
 
 
