@@ -60,6 +60,7 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -180,14 +181,8 @@ def best_of(fn: Callable[[], Any], repeat: int, before: Callable[[], None] | Non
 
 def spread(values: list[float]) -> dict[str, float]:
     """Median, quartiles and extremes of `values` (the quartiles by linear interpolation)."""
-    v = sorted(values)
-
-    def at(q: float) -> float:
-        i = q * (len(v) - 1)
-        lo = int(i)
-        return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (i - lo)
-
-    return {"median": at(0.5), "q1": at(0.25), "q3": at(0.75), "min": v[0], "max": v[-1]}
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else values * 3
+    return {"median": median, "q1": q1, "q3": q3, "min": min(values), "max": max(values)}
 
 
 def paired(numerators: list[float], denominators: list[float]) -> dict[str, float]:
@@ -327,6 +322,26 @@ def _compile_stages(data: bytes, path: str, catalog: Any, lap: Callable[[str], N
 # ------------------------------------------------------------------- workers
 
 
+def load_catalogs(path: str) -> Any:
+    """The catalog set of the catalog at `path`, loaded as compile loads it; a diagnostic
+    stops the worker."""
+    import taskplan.api as api
+
+    catalogs = api.load_catalog_set([path])
+    if catalogs.diagnostics or catalogs.catalog is None:
+        raise PipelineError(f"catalog: {[d.message for d in catalogs.diagnostics[:3]]}")
+    return catalogs
+
+
+def warm_up(catalog: Any, m: int) -> None:
+    """One-time set-up (grammars, schema validators), like imports: a compile of a small
+    plan, and a validate."""
+    from taskplan.passes.validate import validate_text
+
+    compile_stages(json.dumps(generate_plan(15, m)).encode(), "warmup.json", catalog, lambda stage: None)
+    validate_text(b"version: 1\n", "w.yaml")
+
+
 def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     """One N, in its own process: returns the figures as plain data."""
     load_start = os.getloadavg()
@@ -342,16 +357,10 @@ def worker_size(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {"n": args.n}
     result["rss_after_imports_mb"] = rss_mb()
 
-    catalogs, wall, cpu = timed(lambda: api.load_catalog_set([args.catalog]))
-    if catalogs.diagnostics or catalogs.catalog is None:
-        raise PipelineError(f"catalog: {[d.message for d in catalogs.diagnostics[:3]]}")
+    catalogs, wall, cpu = timed(lambda: load_catalogs(args.catalog))
     result["catalog"] = {"wall": wall, "cpu": cpu}
     catalog = catalogs.catalog
-
-    # One-time set-up (grammars, schema validators): a compile of a small plan.
-    warm = json.dumps(generate_plan(15, args.m)).encode()
-    sw = Stopwatch()
-    _, wall, cpu = timed(lambda: (compile_stages(warm, "warmup.json", catalog, sw.lap), validate_text(b"version: 1\n", "w.yaml")))
+    _, wall, cpu = timed(lambda: warm_up(catalog, args.m))
     result["warmup"] = {"wall": wall, "cpu": cpu}
 
     data = Path(args.plan).read_bytes()
@@ -520,16 +529,11 @@ def worker_scaling(args: argparse.Namespace) -> dict[str, Any]:
     that neither always runs first). Run in separate processes minutes apart, two sizes'
     times also differ by the machine's state in between: the ratio of the per-size rows
     moved 1.90-2.79 over five runs of one tree (docs/performance.md)."""
-    import taskplan.api as api
     from taskplan.config import DEFAULT_LIMITS
     from taskplan.passes.validate import validate_text
 
-    catalogs = api.load_catalog_set([args.catalog])
-    if catalogs.diagnostics or catalogs.catalog is None:
-        raise PipelineError(f"catalog: {[d.message for d in catalogs.diagnostics[:3]]}")
-    catalog = catalogs.catalog
-    sw = Stopwatch()
-    compile_stages(json.dumps(generate_plan(15, args.m)).encode(), "warmup.json", catalog, sw.lap)
+    catalog = load_catalogs(args.catalog).catalog
+    warm_up(catalog, args.m)
     validate_limits = DEFAULT_LIMITS.for_workflows()
     plans = [(int(n), Path(p)) for n, p in (item.split("=", 1) for item in args.plans.split(","))]
     data = {n: path.read_bytes() for n, path in plans}
@@ -540,7 +544,6 @@ def worker_scaling(args: argparse.Namespace) -> dict[str, Any]:
             clear_document_caches()
             gc.collect()
             sw = Stopwatch()
-            sw.start()
             text, out = compile_stages(data[n], f"plan-{n}.json", catalog, lambda stage: None)
             sw.lap("compile")
             written = text.encode("utf-8")
@@ -572,12 +575,10 @@ def worker_profile(args: argparse.Namespace) -> dict[str, Any]:
     import cProfile
     import pstats
 
-    import taskplan.api as api
     from taskplan.passes.validate import validate_text
 
-    catalog = api.load_catalog_set([args.catalog]).catalog
-    warm = json.dumps(generate_plan(15, args.m)).encode()
-    compile_stages(warm, "warmup.json", catalog, lambda s: None)
+    catalog = load_catalogs(args.catalog).catalog
+    warm_up(catalog, args.m)
     data = Path(args.plan).read_bytes()
     clear_document_caches()
     gc.collect()

@@ -510,20 +510,34 @@ def output_data(out: WorkflowOutput) -> dict[str, Any]:
     return {"expr": expr} if out.schema is None else {"type": out.schema, "expr": expr}
 
 
+def workflow_data(
+    inputs: dict[str, Any], steps: list[dict[str, Any]], finally_: list[dict[str, Any]], outputs: dict[str, Any]
+) -> dict[str, Any]:
+    """A workflow as emitted, from its parts as emitted: `steps` always, the others when
+    they have any (the one place that knows the order and which parts may be left out)."""
+    out: dict[str, Any] = {}
+    if inputs:
+        out["inputs"] = inputs
+    out["steps"] = steps
+    if finally_:
+        out["finally"] = finally_
+    if outputs:
+        out["outputs"] = outputs
+    return out
+
+
 def _workflow_data(wf: Workflow) -> dict[str, Any]:
     """The workflow as emitted, from its parts (`Workflow.data` is this, made by lowering)."""
-    out: dict[str, Any] = {}
-    if wf.inputs:
-        out["inputs"] = {name: input_data(inp) for name, inp in wf.inputs.items()}
-    steps = out["steps"] = []
+    steps = []
     for step in wf.steps:  # `_steps_data(wf.steps)`, without a call of it (one per workflow)
         data = step.data
         steps.append(data if data is not None else _step_data(step))
-    if wf.finally_:
-        out["finally"] = _steps_data(wf.finally_)
-    if wf.outputs:
-        out["outputs"] = {name: output_data(o) for name, o in wf.outputs.items()}
-    return out
+    return workflow_data(
+        {name: input_data(inp) for name, inp in wf.inputs.items()},
+        steps,
+        _steps_data(wf.finally_),
+        {name: output_data(o) for name, o in wf.outputs.items()},
+    )
 
 
 _LEAVES = frozenset({str, int, float, bool, type(None), Literal})

@@ -54,10 +54,12 @@ from taskplan.ir.graph import (
     new_literal,
     new_output,
     new_workflow,
+    output_data,
     render_tree,
     step_record,
     task_input_path,
     task_step_path,
+    workflow_data,
 )
 from taskplan.source.pointer import INDEX as _INDEX  # (a label part of the first positions)
 from taskplan.source.pointer import INPUT_VALUE as _INPUT_VALUE
@@ -612,6 +614,8 @@ class _Lowerer:
         site = self.site
         site.out = wf.steps
         steps_data = site.out_data = []
+        finally_data: list[dict[str, Any]] = []
+        outputs_data: dict[str, Any] = {}
         site.when = None
         site.role = ()
         site.ids = {}
@@ -621,7 +625,7 @@ class _Lowerer:
             task(t, scope, site)
         if scope.always_order:
             site.out = wf.finally_
-            finally_data = site.out_data = []
+            site.out_data = finally_data
             for t in scope.always_order:
                 site.task = t
                 site.when = self._guard(t, scope)
@@ -637,7 +641,6 @@ class _Lowerer:
             site.role = _SCOPE_ROLE
             outputs_types = self.tp.scope_outputs.get(scope) or _NO_TYPES
             outputs = wf.outputs
-            outputs_data: dict[str, Any] = {}
             for o in scope.outputs:
                 out_name = o.name
                 if out_name in outputs:
@@ -646,20 +649,11 @@ class _Lowerer:
                 label = ("out", out_name)
                 tree = self._value(o.model.value, pointer + "/value", scope, site, label)
                 expr = tree if type(tree) is Expr else self._as_expr(tree, site, label)
-                schema = self._schema(outputs_types.get(out_name))  # (never None: `output_data`'s `type` always)
-                outputs[out_name] = new_output(expr, schema)
-                outputs_data[out_name] = {"type": schema, "expr": f"${{{expr.text}}}"}
-        # the workflow as emitted (`graph._workflow_data`), its steps' data gathered as they
-        # were made (every step lowering makes has its `data`)
-        data: dict[str, Any] = {}
-        if inputs_data:
-            data["inputs"] = inputs_data
-        data["steps"] = steps_data
-        if wf.finally_:
-            data["finally"] = finally_data
-        if wf.outputs:
-            data["outputs"] = outputs_data
-        wf.data = data
+                output = outputs[out_name] = new_output(expr, self._schema(outputs_types.get(out_name)))
+                outputs_data[out_name] = output_data(output)
+        # the workflow as emitted, its steps' data gathered as they were made (every step
+        # lowering makes has its `data`)
+        wf.data = workflow_data(inputs_data, steps_data, finally_data, outputs_data)
         return wf
 
     def _inputs(self, scope: ScopeNode, wf: Workflow) -> dict[str, Any]:
@@ -1270,18 +1264,16 @@ class _Lowerer:
         tid = t.id
         pointer = t.pointer
         inputs, inputs_emitted = self._bindings(m, pointer, scope, site)
-        # the IDs of the transform's fixed roles (`role_id`) and the paths reading them
-        # (`generated_step_path`: a generated ID is always quoted), inline
-        inputs_id = f"__{tid}.inputs"
-        prompt_id = f"__{tid}.prompt"
-        call_id = f"__{tid}.call"
+        inputs_id = role_id(tid, "inputs")
+        prompt_id = role_id(tid, "prompt")
+        call_id = role_id(tid, "call")
         step = self._step
         step(
             site, inputs_id, "set", pointer, {"value": inputs}, ("transform", tid, "inputs"),
             {"id": inputs_id, "type": "set", "source": pointer, "value": inputs_emitted},
         )
         objective = m.objective or ""
-        inputs_json = new_expr(f'json(data.steps["{inputs_id}"].value)')
+        inputs_json = new_expr(f"json({generated_step_path(inputs_id, 'value').text})")
         step(
             site, prompt_id, "template.render", pointer,
             {"template": TRANSFORM_TEMPLATE, "values": {"objective": new_literal(objective), "inputs": inputs_json}},
@@ -1293,17 +1285,16 @@ class _Lowerer:
         )
         schema = self._strict_schema(self.task_types[t].whole)
         result_ptr = pointer + "/resultType"
-        prompt_text = f'data.steps["{prompt_id}"].text'
+        prompt = generated_step_path(prompt_id, "text")
         step(
-            site, call_id, "llm.call", result_ptr, {"prompt": new_expr(prompt_text), "schema": schema},
-            ("transform", tid, "call"),
-            {"id": call_id, "type": "llm.call", "source": result_ptr, "prompt": f"${{{prompt_text}}}", "schema": schema},
+            site, call_id, "llm.call", result_ptr, {"prompt": prompt, "schema": schema}, ("transform", tid, "call"),
+            {"id": call_id, "type": "llm.call", "source": result_ptr, "prompt": f"${{{prompt.text}}}", "schema": schema},
         )
         # the result is validated (enum and nullability included) before anything reads it
-        value_text = f'data.steps["{call_id}"].json'
+        value = generated_step_path(call_id, "json")
         step(
-            site, tid, "value.validate", result_ptr, {"value": new_expr(value_text), "schema": schema}, ("task", tid),
-            {"id": tid, "type": "value.validate", "source": result_ptr, "value": f"${{{value_text}}}", "schema": schema},
+            site, tid, "value.validate", result_ptr, {"value": value, "schema": schema}, ("task", tid),
+            {"id": tid, "type": "value.validate", "source": result_ptr, "value": f"${{{value.text}}}", "schema": schema},
         )
 
     def _conditional(self, t: TaskNode, m: ConditionalTask, scope: ScopeNode, site: _Site) -> None:

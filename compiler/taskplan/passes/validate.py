@@ -1360,7 +1360,6 @@ class _SchemaVerdicts:
                 del slots[self._SHAPE_SLOTS:]
         return ok
 
-
     def step_check(self, field: str, optional: bool = False) -> Callable[[dict, int], bool]:
         """The accept path's check of a step's schema `field` (`optional`: a step without
         it passes): a schema met before (by identity, the commonest case: compiled output
@@ -1732,8 +1731,7 @@ class _Accept:
                     return False
                 if "default" in decl and _instance_problem(_canonical(decl["type"]), decl["default"]) is not None:
                     return False
-                given = decl.get("required")  # `_input_required` of a mapping, inline
-                if given is True or (given is None and "default" not in decl):
+                if _input_required(decl):
                     required.add(input_name)
         else:
             self.required[name] = _NO_INPUTS
